@@ -1,0 +1,29 @@
+"""hookmux validate: the manifest against its schema, its scripts, matchers and wiring."""
+from __future__ import annotations
+
+from hookmux import resources
+from hookmux.validation import validate_manifest
+
+HELP = "check a manifest: schema, scripts, matchers, reachability, contraindication rows"
+
+
+def configure(parser) -> None:
+    parser.add_argument("manifest", nargs="?", help="manifest to check (default: the shipped one, against the package's hooks tree)")
+    parser.add_argument("--hooks-root", help="check scripts under this folder instead of the manifest's hooks_root")
+
+
+def run(args) -> int:
+    manifest = args.manifest or resources.shipped_manifest()
+    hooks_root = args.hooks_root
+    if args.manifest is None and hooks_root is None:
+        hooks_root = resources.hooks_tree()
+    errors, warnings = validate_manifest(manifest, hooks_root)
+    for line in errors:
+        print(f"error: {line}")
+    for line in warnings:
+        print(f"warning: {line}")
+    if errors:
+        print(f"{manifest}: {len(errors)} error(s)")
+        return 1
+    print(f"{manifest}: ok ({len(warnings)} warning(s))")
+    return 0
