@@ -92,15 +92,18 @@ def _dispatch(event, stdin_text, manifest, hooks_root, trace):
     rows = _event_rows(manifest_data, canonical)
     tool_names = _tool_names(canonical, payload)
 
+    row_lines = []  # (index, line): traced in manifest order once all rows are done
     selected = []
     for index, row in enumerate(rows):
         reason = _why_not_selected(row, payload, canonical, tool_names)
         if reason:
-            trace("%s  skipped: %s" % (_row_label(row, index), reason))
+            row_lines.append((index, "%s  skipped: %s" % (_row_label(row, index), reason)))
         else:
             selected.append(_Check(index, row, root))
 
-    contexts = _run_checks(selected, stdin_text, trace)
+    contexts = _run_checks(selected, stdin_text, row_lines)
+    for _, line in sorted(row_lines, key=lambda item: item[0]):
+        trace(line)
     return _render(canonical, copilot_dialect, contexts)
 
 
@@ -211,6 +214,7 @@ class _Check:
             if module.split(".", 1)[0] in self.isolate:
                 del sys.modules[module]
         folder = os.path.dirname(self.script)
+        before = set(sys.modules)
         sys.path[:0] = [folder, self.root]
         try:
             spec = importlib.util.spec_from_file_location(name, self.script)
@@ -228,6 +232,7 @@ class _Check:
             for entry in (folder, self.root):
                 if entry in sys.path:
                     sys.path.remove(entry)
+            _forget_helpers(before, folder)
         main = getattr(module, "main", None)
         if not callable(main):
             raise AttributeError("no main()")
@@ -245,6 +250,16 @@ class _Check:
             self.outcome = "error %s" % type(exc).__name__
         finally:
             self.finished = time.monotonic()
+
+
+def _forget_helpers(before, folder):
+    """Drop the modules a script imported from its own folder: the script keeps
+    its references, and the next check's same-named helper is imported afresh."""
+    prefix = folder + os.sep
+    for name in set(sys.modules) - before:
+        path = getattr(sys.modules.get(name), "__file__", None) or ""
+        if path.startswith(prefix) and not name.startswith(MODULE_PREFIX):
+            del sys.modules[name]
 
 
 def _timeout(value):
@@ -271,13 +286,13 @@ def _enable_site():
     return True
 
 
-def _run_checks(checks, stdin_text, trace):
+def _run_checks(checks, stdin_text, row_lines):
     if not checks:
         return []
     begin = time.monotonic()
     budget_end = begin + max(check.timeout for check in checks)
 
-    loaded = _load_all(checks, budget_end, trace)
+    loaded = _load_all(checks, budget_end, row_lines)
     start = time.monotonic()
     with _STREAMS.installed():
         threads = []
@@ -291,21 +306,22 @@ def _run_checks(checks, stdin_text, trace):
     contexts = []
     for check in loaded:
         elapsed_ms = ((check.finished or time.monotonic()) - start) * 1000
+        head = "%s  selected %.1fms" % (check.label, elapsed_ms)
         if check.finished is None or check.finished - start > check.timeout or check.finished > budget_end:
-            trace("%s  selected %.1fms timeout (output dropped)" % (check.label, elapsed_ms))
+            row_lines.append((check.index, "%s timeout (output dropped)" % head))
             continue
         found = _contexts_from(check.stdout.getvalue())
+        size = sum(map(len, found))
         if found and not check.emits:
-            trace("%s  selected %.1fms %s, emitted %d chars but emits=false: dropped"
-                  % (check.label, elapsed_ms, check.outcome, sum(map(len, found))))
+            row_lines.append((check.index, "%s %s, emitted %d chars but emits=false: dropped" % (head, check.outcome, size)))
             continue
         contexts.extend(found)
-        result = "emitted %d chars" % sum(map(len, found)) if found else "silent"
-        trace("%s  selected %.1fms %s, %s" % (check.label, elapsed_ms, check.outcome, result))
+        result = "emitted %d chars" % size if found else "silent"
+        row_lines.append((check.index, "%s %s, %s" % (head, check.outcome, result)))
     return contexts
 
 
-def _load_all(checks, budget_end, trace):
+def _load_all(checks, budget_end, row_lines):
     """Import the selected scripts one after another, within the time budget.
 
     The imports run in a helper thread so that a script hanging at import time is
@@ -320,7 +336,7 @@ def _load_all(checks, budget_end, trace):
                 loaded.append(check)
             except BaseException as exc:
                 check.outcome = "import error %s" % type(exc).__name__
-                trace("%s  selected, not run: import error %s" % (check.label, type(exc).__name__))
+                row_lines.append((check.index, "%s  selected, not run: %s" % (check.label, check.outcome)))
 
     with _STREAMS.installed():
         loader = threading.Thread(target=load_serially, daemon=True)
@@ -330,7 +346,7 @@ def _load_all(checks, budget_end, trace):
     if loader.is_alive():
         for check in checks:
             if check.outcome == "not started" and check not in loaded:
-                trace("%s  selected, not run: import timed out" % check.label)
+                row_lines.append((check.index, "%s  selected, not run: import timed out" % check.label))
     return loaded
 
 

@@ -24,13 +24,14 @@ def configure(parser) -> None:
 def run(args) -> int:
     payload = Path(args.payload).read_bytes()
     hooks = resources.hooks_tree()
-    manifest = args.manifest or str(resources.shipped_manifest())
+    # The shipped manifest points at a live hooks folder: aim it at the package's own.
+    where = ["--manifest", args.manifest] if args.manifest else [
+        "--manifest", str(resources.shipped_manifest()), "--hooks-root", str(hooks)]
     python = sys.executable
     # A throwaway state folder, so every try shows what a first call would.
     with tempfile.TemporaryDirectory(prefix="hookmux-try-") as state:
         env = dict(os.environ, HOOKMUX_STATE_DIR=state)
-        command = [python, "-S", str(hooks.joinpath(*wiring.DISPATCH_SCRIPT)),
-                   "--manifest", manifest, "--hooks-root", str(hooks), "--trace", args.event]
+        command = [python, "-S", str(hooks.joinpath(*wiring.DISPATCH_SCRIPT)), *where, "--trace", args.event]
         _show("dispatcher", subprocess.run(command, input=payload, capture_output=True, env=env))
         if args.event in GATE_EVENTS:
             gate = [python, "-S", str(hooks.joinpath(*wiring.GATE_SCRIPT)), args.event]

@@ -1,0 +1,91 @@
+"""Spawn hook commands the way a host does and time them.
+
+Every invocation is a fresh process (``os.posix_spawn``) with its stdin read
+from a file and stdout/stderr sent to files or /dev/null. Wall time runs from
+just before the first spawn to the last exit; CPU time is the children's
+user+system time from ``os.wait4``, summed over the processes of one run.
+"""
+from __future__ import annotations
+
+import os
+import shutil
+import time
+from dataclasses import dataclass, field
+from typing import Callable, Sequence
+
+
+@dataclass(frozen=True)
+class Invocation:
+    argv: tuple[str, ...]
+    stdin_path: str
+
+
+@dataclass
+class Sample:
+    wall_ns: int
+    cpu_ns: int
+    exit_codes: list[int] = field(default_factory=list)
+
+
+def _executable(argv0: str) -> str:
+    if os.path.isabs(argv0):
+        return argv0
+    found = shutil.which(argv0)
+    if not found:
+        raise FileNotFoundError(argv0)
+    return found
+
+
+def _spawn(inv: Invocation, env: dict[str, str], out_path: str, err_path: str) -> int:
+    write = os.O_WRONLY | os.O_CREAT | os.O_TRUNC
+    actions = [
+        (os.POSIX_SPAWN_OPEN, 0, inv.stdin_path, os.O_RDONLY, 0),
+        (os.POSIX_SPAWN_OPEN, 1, out_path, write, 0o600),
+        (os.POSIX_SPAWN_OPEN, 2, err_path, write, 0o600),
+    ]
+    return os.posix_spawn(_executable(inv.argv[0]), list(inv.argv), env, file_actions=actions)
+
+
+def measure(
+    invocations: Sequence[Invocation],
+    env: dict[str, str],
+    outputs: Sequence[tuple[str, str]] | None = None,
+) -> Sample:
+    """Launch all invocations at once, wait for all, return one sample.
+
+    ``outputs`` gives a (stdout, stderr) file per invocation; by default both
+    go to /dev/null.
+    """
+    targets = outputs or [(os.devnull, os.devnull)] * len(invocations)
+    start = time.perf_counter_ns()
+    pids = [_spawn(inv, env, out, err) for inv, (out, err) in zip(invocations, targets)]
+    cpu = 0.0
+    codes: dict[int, int] = {}
+    for pid in pids:
+        _, status, usage = os.wait4(pid, 0)
+        codes[pid] = os.waitstatus_to_exitcode(status)
+        cpu += usage.ru_utime + usage.ru_stime
+    wall = time.perf_counter_ns() - start
+    return Sample(wall_ns=wall, cpu_ns=round(cpu * 1e9), exit_codes=[codes[p] for p in pids])
+
+
+def round_robin(
+    names: Sequence[str],
+    run_once: Callable[[str, int], Sample],
+    runs: int,
+    warmup: int,
+) -> dict[str, list[Sample]]:
+    """``warmup`` untimed rounds, then ``runs`` rounds over every case.
+
+    Each round visits every case once, starting one case further along than
+    the round before, so drift and position effects hit all cases alike.
+    """
+    samples: dict[str, list[Sample]] = {name: [] for name in names}
+    count = len(names)
+    for round_index in range(warmup + runs):
+        for offset in range(count):
+            name = names[(round_index + offset) % count]
+            sample = run_once(name, round_index)
+            if round_index >= warmup:
+                samples[name].append(sample)
+    return samples

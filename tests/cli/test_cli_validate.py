@@ -1,0 +1,96 @@
+"""hookmux validate: every problem names its exact place; exit 1 on any error."""
+from __future__ import annotations
+
+import json
+import subprocess
+
+import pytest
+from conftest import PYTHON, REPO
+
+
+def validate(*args: str):
+    return subprocess.run([PYTHON, "-m", "hookmux.cli", "validate", *args], capture_output=True, text=True, cwd=REPO)
+
+
+def write(tmp_path, rows, event="PreToolUse", **event_fields):
+    (tmp_path / "a").mkdir(exist_ok=True)
+    (tmp_path / "a" / "check.py").write_text("def main():\n    pass\n")
+    data = {"version": 1, "hooks_root": ".", "events": {event: {"checks": rows, **event_fields}}}
+    path = tmp_path / "manifest.json"
+    path.write_text(json.dumps(data, indent=2))
+    return path
+
+
+def test_shipped_manifest_is_valid():
+    result = validate()
+    assert result.returncode == 0, result.stdout
+    assert "ok" in result.stdout
+
+
+def test_valid_manifest_with_relative_hooks_root(tmp_path):
+    result = validate(str(write(tmp_path, [{"name": "a", "script": "a/check.py", "matcher": "^Bash$"}])))
+    assert result.returncode == 0, result.stdout
+
+
+@pytest.mark.parametrize("row, expected", [
+    ({"name": "a", "script": "a/check.py", "matcher": "Bash("}, "events.PreToolUse.checks[0].matcher: does not compile"),
+    ({"name": "a", "script": "b/check.py"}, "events.PreToolUse.checks[0].script: b/check.py not found under"),
+    ({"name": "a", "script": "a/check.py", "timeout": "8"}, "events.PreToolUse.checks[0].timeout: '8' is not of type 'number'"),
+    ({"name": "a", "script": "a/check.py", "colour": 1}, "events.PreToolUse.checks[0]: Additional properties are not allowed ('colour' was unexpected)"),
+    ({"name": "a", "script": "../x.py"}, "events.PreToolUse.checks[0].script: '../x.py' does not match"),
+    ({"script": "a/check.py"}, "events.PreToolUse.checks[0]: 'name' is a required property"),
+    ({"name": "a", "script": "a/check.py", "isolate": ["not-a-module"]}, "events.PreToolUse.checks[0].isolate[0]: 'not-a-module' does not match"),
+    ({"name": "a", "script": "a/check.py", "matcher": "^Read$"}, "events.PreToolUse.checks[0].matcher: '^Read$' matches no known tool that the event's settings_matcher lets through"),
+    ({"name": "a", "script": "a/check.py", "timeout": 10}, "events.PreToolUse.checks[0].timeout: 10 s is not below the event's settings_timeout 10 s"),
+])
+def test_errors_name_the_place(tmp_path, row, expected):
+    result = validate(str(write(tmp_path, [row], settings_matcher="Bash", settings_timeout=10)))
+    assert result.returncode == 1
+    assert f"error: {expected}" in result.stdout
+
+
+def test_matcher_on_an_event_without_tool_is_an_error(tmp_path):
+    result = validate(str(write(tmp_path, [{"name": "a", "script": "a/check.py", "matcher": "Bash"}], event="SessionStart")))
+    assert result.returncode == 1
+    assert "error: events.SessionStart.checks[0].matcher: SessionStart carries no tool name" in result.stdout
+
+
+def test_unknown_event_is_an_error(tmp_path):
+    result = validate(str(write(tmp_path, [{"name": "a", "script": "a/check.py"}], event="PreToolUse2")))
+    assert result.returncode == 1
+    assert "error: events: 'PreToolUse2' is not one of" in result.stdout
+
+
+def test_repeated_name_is_an_error(tmp_path):
+    rows = [{"name": "a", "script": "a/check.py"}, {"name": "a", "script": "a/check.py"}]
+    result = validate(str(write(tmp_path, rows)))
+    assert "error: events.PreToolUse.checks[1].name: 'a' repeats checks[0]" in result.stdout
+
+
+def test_unanchored_matcher_that_catches_other_tools_warns(tmp_path):
+    result = validate(str(write(tmp_path, [{"name": "a", "script": "a/check.py", "matcher": "Edit"}])))
+    assert result.returncode == 0
+    assert "warning: events.PreToolUse.checks[0].matcher: unanchored 'Edit' also catches MultiEdit, NotebookEdit" in result.stdout
+
+
+def test_slow_row_on_pre_tool_use_warns(tmp_path):
+    result = validate(str(write(tmp_path, [{"name": "a", "script": "a/check.py", "slow": True}])))
+    assert result.returncode == 0
+    assert "warning: events.PreToolUse.checks[0].slow" in result.stdout
+
+
+def test_malformed_json_names_file_and_line(tmp_path):
+    path = tmp_path / "manifest.json"
+    path.write_text('{\n  "version": 1,\n  "events": {,}\n}\n')
+    result = validate(str(path))
+    assert result.returncode == 1
+    assert f"error: {path}:3:" in result.stdout
+
+
+def test_missing_hooks_root_folder(tmp_path):
+    path = write(tmp_path, [{"name": "a", "script": "a/check.py"}])
+    data = json.loads(path.read_text())
+    data["hooks_root"] = str(tmp_path / "gone")
+    path.write_text(json.dumps(data))
+    result = validate(str(path))
+    assert result.returncode == 1 and "error: hooks_root:" in result.stdout
