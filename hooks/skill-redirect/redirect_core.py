@@ -2,9 +2,9 @@
 
 Loaded by skill_redirect.py only when the payload mentions "skill".
 """
-import json
 import os
 
+import fast_json
 import known_agents
 import skill_scan
 
@@ -95,7 +95,7 @@ def _copilot_pre_tool_use(payload, argv_event, skills_dirs):
         return 0, "", ""
     tool_args = payload.get("toolArgs")
     if isinstance(tool_args, str):
-        tool_args = json.loads(tool_args)
+        tool_args = fast_json.loads(tool_args)
     name = target_name(tool_args)
     if name is None or not agent_only([name], skills_dirs):
         return 0, "", ""
@@ -141,16 +141,21 @@ def _post_tool_batch(payload, skills_dirs):
     return 0, _dumps({"hookSpecificOutput": {"hookEventName": "PostToolBatch", "additionalContext": context}}), ""
 
 
-def _unknown_skill_response(response):
-    """Whether the host reported the call as naming an unknown skill."""
-    if response is None:
+def _unknown_skill_response(response, depth=0):
+    """Whether the host reported the call as naming an unknown skill (in any string of the response)."""
+    if isinstance(response, str):
+        return "unknown skill" in response.lower()
+    if depth >= 8:
         return False
-    text = response if isinstance(response, str) else json.dumps(response)
-    return "unknown skill" in text.lower()
+    if isinstance(response, dict):
+        response = list(response.values())
+    if isinstance(response, list):
+        return any(_unknown_skill_response(item, depth + 1) for item in response)
+    return False
 
 
 def _dumps(obj):
-    return json.dumps(obj, separators=(",", ":")) + "\n"
+    return fast_json.dumps(obj) + "\n"
 
 
 def _write(fd, text):
@@ -162,7 +167,7 @@ def _write(fd, text):
 
 def main(argv, data):
     """Decide for the raw payload bytes, write the output, return the exit code."""
-    code, out, err = decide(json.loads(data), argv)
+    code, out, err = decide(fast_json.loads(data), argv)
     if out:
         _write(1, out)
     if err:

@@ -1,0 +1,154 @@
+"""Medians, target verdicts, the machine description, the table and the JSON."""
+from __future__ import annotations
+
+import os
+import platform
+import statistics
+import subprocess
+from pathlib import Path
+from typing import Optional
+
+FLOOR = "B0"
+CPU_TARGET = ("B1.dispatch", "B1.separate", 0.2)  # dispatcher CPU <= 1/5 of the 8 processes
+
+
+def cpu_model() -> str:
+    try:
+        for line in Path("/proc/cpuinfo").read_text(encoding="utf-8", errors="replace").splitlines():
+            if line.lower().startswith(("model name", "hardware", "cpu model")):
+                return line.split(":", 1)[1].strip()
+    except OSError:
+        pass
+    return platform.processor() or "unknown"
+
+
+def machine_info(python: str) -> dict:
+    try:
+        version = subprocess.run(
+            [python, "-S", "-c", "import sys; print(sys.version.split()[0], sys.implementation.name)"],
+            capture_output=True, text=True, timeout=30,
+        ).stdout.split()
+    except (OSError, subprocess.SubprocessError):
+        version = []
+    try:
+        usable = len(os.sched_getaffinity(0))
+    except (AttributeError, OSError):
+        usable = os.cpu_count()
+    try:
+        load = os.getloadavg()[0]
+    except OSError:
+        load = None
+    return {
+        "nproc": usable,
+        "cpu_count": os.cpu_count(),
+        "cpu_model": cpu_model(),
+        "python": python,
+        "python_version": " ".join(version) or "unknown",
+        "platform": platform.platform(),
+        "loadavg_1min": load,
+    }
+
+
+def looks_like_shim(path: str) -> bool:
+    if "shims" in Path(path).parts:
+        return True
+    try:
+        with open(path, "rb") as handle:
+            return handle.read(2) == b"#!"
+    except OSError:
+        return False
+
+
+def _ms(values_ns: list[int]) -> list[float]:
+    return [round(v / 1e6, 3) for v in values_ns]
+
+
+def summarize(cases, samples: dict, problems: dict[str, Optional[str]]) -> dict:
+    """One entry per case: command lines, samples in ms, medians, check result."""
+    out = {}
+    for case in cases:
+        entry = {"title": case.title, "commands": case.commands, "check": problems.get(case.name) or "ok"}
+        runs = samples.get(case.name) or []
+        if runs:
+            wall = _ms([s.wall_ns for s in runs])
+            cpu = _ms([s.cpu_ns for s in runs])
+            entry.update(
+                wall_ms=wall,
+                cpu_ms=cpu,
+                median_wall_ms=round(statistics.median(wall), 3),
+                median_cpu_ms=round(statistics.median(cpu), 3),
+                nonzero_exits=sum(1 for s in runs for code in s.exit_codes if code not in (0, 2)),
+            )
+        if case.target is not None:
+            entry["target_ratio"] = case.target
+        out[case.name] = entry
+    floor = out.get(FLOOR, {}).get("median_wall_ms")
+    for entry in out.values():
+        if floor and "median_wall_ms" in entry:
+            entry["ratio_to_b0"] = round(entry["median_wall_ms"] / floor, 3)
+    return out
+
+
+def verdicts(results: dict, python: str) -> list[dict]:
+    """Each target of the issue with its measured value and pass/fail."""
+    found = []
+    for name, entry in results.items():
+        if "target_ratio" not in entry:
+            continue
+        value = entry.get("ratio_to_b0")
+        found.append({
+            "target": f"{name} wall <= {entry['target_ratio']}x B0",
+            "value": value,
+            "pass": value is not None and value <= entry["target_ratio"],
+        })
+    mine, theirs, limit = CPU_TARGET
+    a = results.get(mine, {}).get("median_cpu_ms")
+    b = results.get(theirs, {}).get("median_cpu_ms")
+    if mine in results or theirs in results:
+        value = round(a / b, 3) if a is not None and b else None
+        found.append({
+            "target": f"{mine} CPU <= {limit} x {theirs} CPU",
+            "value": value,
+            "pass": value is not None and value <= limit,
+        })
+    found.append({"target": "interpreter is not a version-manager shim", "value": python, "pass": not looks_like_shim(python)})
+    return found
+
+
+def format_table(report: dict) -> str:
+    machine = report["machine"]
+    settings = report["settings"]
+    lines = [
+        f"hookmux bench: median of {settings['runs']} runs per case after {settings['warmup']} warm-up rounds, "
+        f"round-robin, {'via sh -c' if settings['shell'] else 'argv (no shell)'}",
+        f"machine: nproc {machine['nproc']}, {machine['cpu_model']}, {machine['platform']}, "
+        f"Python {machine['python_version']} ({machine['python']}), load {machine['loadavg_1min']}",
+        "",
+    ]
+    rows = [("case", "what", "wall ms", "x B0", "cpu ms", "target", "result")]
+    for name, entry in report["cases"].items():
+        target = f"<= {entry['target_ratio']}x" if "target_ratio" in entry else ""
+        if entry["check"] != "ok":
+            rows.append((name, entry["title"], "-", "-", "-", target, "ERROR"))
+            continue
+        ratio = entry.get("ratio_to_b0")
+        result = ""
+        if "target_ratio" in entry and ratio is not None:
+            result = "pass" if ratio <= entry["target_ratio"] else "FAIL"
+        rows.append((
+            name, entry["title"], f"{entry['median_wall_ms']:.2f}", f"{ratio:.2f}" if ratio is not None else "-",
+            f"{entry['median_cpu_ms']:.2f}", target, result,
+        ))
+    widths = [max(len(row[i]) for row in rows) for i in range(len(rows[0]))]
+    numeric = {2, 3, 4}
+    for row in rows:
+        cells = [cell.rjust(widths[i]) if i in numeric else cell.ljust(widths[i]) for i, cell in enumerate(row)]
+        lines.append("  ".join(cells).rstrip())
+    lines.append("")
+    for verdict in report["targets"]:
+        value = verdict["value"]
+        lines.append(f"{'pass' if verdict['pass'] else 'FAIL'}  {verdict['target']}: {value}")
+    errors = [(n, e["check"]) for n, e in report["cases"].items() if e["check"] != "ok"]
+    for name, problem in errors:
+        lines.append(f"ERROR {name}: {problem}")
+    return "\n".join(lines)

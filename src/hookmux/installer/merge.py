@@ -1,0 +1,193 @@
+"""Put hookmux's entries into a host's ``hooks`` object and take them out again.
+
+Entries are found by command content (``commands.ours``). An existing entry is updated in
+place; a missing one is appended at the end of its event's list. Duplicates and entries no
+longer wanted are removed. A container (a Claude matcher group, an event list, ``hooks``)
+that becomes empty because hookmux removed its entries is removed too, unless the install
+record says it existed before hookmux came (``created`` lists what hookmux made; ``None``
+means there is no record). Everything else keeps its keys, values and order.
+"""
+from __future__ import annotations
+
+import copy
+from dataclasses import dataclass
+
+from hookmux.installer import commands
+from hookmux.installer.entries import Entry
+from hookmux.installer.jsonfile import JsonFileError
+
+
+@dataclass(frozen=True)
+class Dialect:
+    name: str
+    command_key: str
+    timeout_key: str
+    grouped: bool  # Claude: event -> [matcher group {matcher, hooks: [...]}]; Copilot: event -> [entry]
+    versioned: bool  # the file carries "version": 1
+
+
+CLAUDE = Dialect("claude", "command", "timeout", grouped=True, versioned=False)
+COPILOT = Dialect("copilot", "bash", "timeoutSec", grouped=False, versioned=True)
+
+
+@dataclass
+class Slot:
+    event: str
+    container: list  # the list that holds ``hook``
+    hook: dict
+    group: dict | None  # the Claude matcher group around ``container``
+
+
+def _remove_identical(items: list, item) -> None:
+    for index, candidate in enumerate(items):
+        if candidate is item:
+            del items[index]
+            return
+
+
+def _set_matcher(obj: dict, matcher: str | None) -> None:
+    if matcher is None:
+        obj.pop("matcher", None)
+    else:
+        obj["matcher"] = matcher
+
+
+def find(data: dict, target: str, dialect: Dialect) -> list[tuple[Slot, commands.HookmuxCommand]]:
+    """Every hookmux entry of ``target`` in ``data``, in file order."""
+    out = []
+    hooks = data.get("hooks")
+    if not isinstance(hooks, dict):
+        return out
+    for event, items in hooks.items():
+        if not isinstance(items, list):
+            continue
+        if dialect.grouped:
+            holders = [(g, g["hooks"]) for g in items if isinstance(g, dict) and isinstance(g.get("hooks"), list)]
+        else:
+            holders = [(None, items)]
+        for group, container in holders:
+            for hook in container:
+                if isinstance(hook, dict):
+                    parsed = commands.ours(hook.get(dialect.command_key), target)
+                    if parsed:
+                        out.append((Slot(event, container, hook, group), parsed))
+    return out
+
+
+def find_any(data: dict, dialect: Dialect) -> list[tuple[str, dict, commands.HookmuxCommand]]:
+    """Every hookmux-shaped entry, whatever its target: (event, hook, parsed)."""
+    out = []
+    hooks = data.get("hooks")
+    if not isinstance(hooks, dict):
+        return out
+    for event, items in hooks.items():
+        if not isinstance(items, list):
+            continue
+        containers = ([g["hooks"] for g in items if isinstance(g, dict) and isinstance(g.get("hooks"), list)]
+                      if dialect.grouped else [items])
+        for container in containers:
+            for hook in container:
+                if isinstance(hook, dict):
+                    parsed = commands.parse(hook.get(dialect.command_key))
+                    if parsed:
+                        out.append((event, hook, parsed))
+    return out
+
+
+def _new_hook(entry: Entry, dialect: Dialect) -> dict:
+    hook = {"type": "command"}
+    if not dialect.grouped and entry.matcher is not None:
+        hook["matcher"] = entry.matcher
+    hook[dialect.command_key] = entry.command
+    hook[dialect.timeout_key] = entry.timeout
+    return hook
+
+
+def _present(data: dict, key: str) -> bool:
+    if key in ("hooks", "version"):
+        return key in data
+    event = key.split(".", 1)[1]
+    return isinstance(data.get("hooks"), dict) and event in data["hooks"]
+
+
+def merge(data: dict, entries: list[Entry], target: str, dialect: Dialect,
+          created: set[str] | None = None, path: str = "") -> tuple[dict, list[str]]:
+    """``data`` with exactly ``entries`` as hookmux's entries for ``target`` (none: uninstall).
+
+    Returns the new data and the containers hookmux made that are still there.
+    """
+    data = copy.deepcopy(data)
+    made = set(created or ())
+    hooks = data.get("hooks")
+    if hooks is None and entries:
+        if dialect.versioned and "version" not in data:
+            data["version"] = 1
+            made.add("version")
+        hooks = data["hooks"] = {}
+        made.add("hooks")
+    if hooks is not None and not isinstance(hooks, dict):
+        raise JsonFileError(f'{path}: "hooks" is not an object; hookmux will not edit it')
+    if hooks is None:
+        return data, sorted(k for k in made if _present(data, k))
+    for entry in entries:
+        if entry.event in hooks and not isinstance(hooks[entry.event], list):
+            raise JsonFileError(f'{path}: "hooks.{entry.event}" is not a list; hookmux will not edit it')
+
+    found: dict[tuple[str, str], list[Slot]] = {}
+    for slot, parsed in find(data, target, dialect):
+        found.setdefault((slot.event, parsed.role), []).append(slot)
+
+    removed: list[Slot] = []
+    for entry in entries:
+        keep = None
+        for slot in found.pop((entry.event, entry.role), []):
+            alone = len(slot.container) == 1
+            if keep is None and (not dialect.grouped or alone or slot.group.get("matcher") == entry.matcher):
+                keep = slot
+            else:
+                _remove_identical(slot.container, slot.hook)
+                removed.append(slot)
+        if keep is not None:
+            keep.hook["type"] = "command"
+            keep.hook[dialect.command_key] = entry.command
+            keep.hook[dialect.timeout_key] = entry.timeout
+            if not dialect.grouped:
+                _set_matcher(keep.hook, entry.matcher)
+            elif len(keep.container) == 1:
+                _set_matcher(keep.group, entry.matcher)
+            continue
+        if entry.event not in hooks:
+            hooks[entry.event] = []
+            made.add(f"hooks.{entry.event}")
+        hook = _new_hook(entry, dialect)
+        if dialect.grouped:
+            group = {} if entry.matcher is None else {"matcher": entry.matcher}
+            group["hooks"] = [hook]
+            hooks[entry.event].append(group)
+        else:
+            hooks[entry.event].append(hook)
+    for slots in found.values():
+        for slot in slots:
+            _remove_identical(slot.container, slot.hook)
+            removed.append(slot)
+
+    emptied_events = set()
+    for slot in removed:
+        if dialect.grouped:
+            if not slot.container and isinstance(hooks.get(slot.event), list):
+                _remove_identical(hooks[slot.event], slot.group)
+                emptied_events.add(slot.event)
+        else:
+            emptied_events.add(slot.event)
+
+    def ours_to_drop(key: str) -> bool:
+        return created is None or key in created or key in made
+
+    dropped_event = False
+    for event in emptied_events:
+        if hooks.get(event) == [] and ours_to_drop(f"hooks.{event}"):
+            del hooks[event]
+            dropped_event = True
+    if dropped_event and hooks == {} and ours_to_drop("hooks"):
+        del data["hooks"]
+    return data, sorted(k for k in made if _present(data, k))
