@@ -48,6 +48,8 @@ TRUNCATION_MARK = "\n[hookmux: context truncated]"
 # What one check may print before the rest of its output is dropped.
 MAX_CAPTURE_CHARS = 1 << 20
 DEFAULT_TIMEOUT = 8.0
+# Seconds past the largest timeout before the process watchdog ends the dispatcher.
+WATCHDOG_GRACE = 1.0
 ALWAYS_ISOLATED = ("_common",)
 MODULE_PREFIX = "hookmux-check:"  # ':' cannot appear in an importable module name
 
@@ -290,8 +292,13 @@ def _run_checks(checks, stdin_text, row_lines):
     if not checks:
         return []
     begin = time.monotonic()
-    budget_end = begin + max(check.timeout for check in checks)
+    budget = max(check.timeout for check in checks)
+    budget_end = begin + budget
+    with _watchdog(budget + WATCHDOG_GRACE):
+        return _start_and_collect(checks, stdin_text, budget_end, row_lines)
 
+
+def _start_and_collect(checks, stdin_text, budget_end, row_lines):
     loaded = _load_all(checks, budget_end, row_lines)
     start = time.monotonic()
     with _STREAMS.installed():
@@ -319,6 +326,33 @@ def _run_checks(checks, stdin_text, row_lines):
         result = "emitted %d chars" % size if found else "silent"
         row_lines.append((check.index, "%s %s, %s" % (head, check.outcome, result)))
     return contexts
+
+
+class _watchdog:
+    """In the dispatcher process only: end it when a check holds the GIL past the budget.
+
+    A thread stuck in one long C call (a backtracking regex, say) never releases
+    the GIL, so the main thread cannot wake from join() to abandon it.
+    faulthandler's timer runs in C without the GIL; it exits with status 1, which
+    is still sooner than the host's own timeout would end the hook.
+    """
+
+    sink_fd = None  # set by main(): where the timer's traceback goes
+
+    def __init__(self, seconds):
+        self.seconds = seconds
+
+    def __enter__(self):
+        if self.sink_fd is not None:
+            import faulthandler
+
+            faulthandler.dump_traceback_later(self.seconds, exit=True, file=self.sink_fd)
+
+    def __exit__(self, *exc):
+        if self.sink_fd is not None:
+            import faulthandler
+
+            faulthandler.cancel_dump_traceback_later()
 
 
 def _load_all(checks, budget_end, row_lines):
@@ -491,16 +525,18 @@ def _parse_argv(argv):
 
 
 def main(argv=None):
-    # Our own output goes to a private copy of fd 1; fd 1 itself goes to
-    # /dev/null so a check writing there (os.write, a child process) cannot
-    # corrupt the one JSON line the host reads.
+    # Our own output goes to private copies of fds 1 and 2; the fds themselves
+    # go to /dev/null, so a check writing there (os.write, a child process)
+    # cannot corrupt the one JSON line the host reads, and a child process a
+    # check leaves running does not hold the host's pipes open.
     real_out = real_err = None
     try:
         real_out = os.fdopen(os.dup(1), "w", encoding="utf-8")
         real_err = os.fdopen(os.dup(2), "w", encoding="utf-8", errors="replace")
         devnull = os.open(os.devnull, os.O_WRONLY)
         os.dup2(devnull, 1)
-        os.close(devnull)
+        os.dup2(devnull, 2)
+        _watchdog.sink_fd = devnull
 
         options = _parse_argv(sys.argv[1:] if argv is None else argv)
         tracing = options["trace"] or os.environ.get("HOOKMUX_TRACE") == "1"

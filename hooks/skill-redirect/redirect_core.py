@@ -78,9 +78,9 @@ def decide(payload, argv):
         return 0, "", ""
     if "toolName" in payload or "toolArgs" in payload:
         return _copilot_pre_tool_use(payload, argv_event, skills_dirs)
-    event = payload.get("hook_event_name")
+    event = payload.get("hook_event_name", argv_event)
     if not isinstance(event, str):
-        event = argv_event or ""
+        return 0, "", ""
     if event.lower() == "pretooluse":
         return _claude_format_pre_tool_use(payload, skills_dirs)
     if event.lower() == "posttoolbatch":

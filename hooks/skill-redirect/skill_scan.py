@@ -92,10 +92,11 @@ def skill_name(path, folder_name):
     except OSError:
         return None
     try:
-        if not stat.S_ISREG(os.fstat(handle).st_mode):
+        status = os.fstat(handle)
+        if not stat.S_ISREG(status.st_mode):
             return None
         chunks = []
-        remaining = MAX_READ
+        remaining = min(status.st_size, MAX_READ)
         while remaining > 0:
             chunk = os.read(handle, remaining)
             if not chunk:

@@ -39,9 +39,10 @@ class ModelServer:
         self._script: list[ToolUse] = []
         self._ids = itertools.count(1)
         self.requests: list[Recorded] = []
+        self.issued: list[str] = []  # ids of the tool_use blocks sent, in order
         self._httpd = ThreadingHTTPServer(("127.0.0.1", 0), _handler_for(self))
         self._httpd.daemon_threads = True
-        self._thread = threading.Thread(target=self._httpd.serve_forever, daemon=True)
+        self._thread = threading.Thread(target=self._httpd.serve_forever, kwargs={"poll_interval": 0.05}, daemon=True)
 
     @property
     def url(self) -> str:
@@ -61,6 +62,7 @@ class ModelServer:
         with self._lock:
             self._script = list(turns)
             self.requests = []
+            self.issued = []
 
     def conversation(self) -> list[Any]:
         """Bodies of the recorded requests that offered tools (the agent loop)."""
@@ -73,6 +75,7 @@ class ModelServer:
             if _offers_tools(body) and self._script:
                 turn = self._script.pop(0)
                 block = {"type": "tool_use", "id": f"toolu_e2e_{next(self._ids):04d}", "name": turn.name, "input": turn.input}
+                self.issued.append(block["id"])
                 return _message(next(self._ids), [block], "tool_use", body)
             return _message(next(self._ids), [{"type": "text", "text": FINAL_TEXT}], "end_turn", body)
 

@@ -34,10 +34,6 @@ def machine_info(python: str) -> dict:
         usable = len(os.sched_getaffinity(0))
     except (AttributeError, OSError):
         usable = os.cpu_count()
-    try:
-        load = os.getloadavg()[0]
-    except OSError:
-        load = None
     return {
         "nproc": usable,
         "cpu_count": os.cpu_count(),
@@ -45,8 +41,15 @@ def machine_info(python: str) -> dict:
         "python": python,
         "python_version": " ".join(version) or "unknown",
         "platform": platform.platform(),
-        "loadavg_1min": load,
+        "loadavg_1min": loadavg(),
     }
+
+
+def loadavg() -> Optional[float]:
+    try:
+        return os.getloadavg()[0]
+    except (AttributeError, OSError):
+        return None
 
 
 def looks_like_shim(path: str) -> bool:
@@ -76,16 +79,22 @@ def summarize(cases, samples: dict, problems: dict[str, Optional[str]]) -> dict:
                 wall_ms=wall,
                 cpu_ms=cpu,
                 median_wall_ms=round(statistics.median(wall), 3),
+                min_wall_ms=min(wall),
                 median_cpu_ms=round(statistics.median(cpu), 3),
-                nonzero_exits=sum(1 for s in runs for code in s.exit_codes if code not in (0, 2)),
+                unexpected_exits=sum(1 for s in runs for code in s.exit_codes if code not in case.exits),
             )
+            if entry["unexpected_exits"] and entry["check"] == "ok":
+                entry["check"] = f"{entry['unexpected_exits']} timed process(es) exited with an unexpected code"
         if case.target is not None:
             entry["target_ratio"] = case.target
         out[case.name] = entry
     floor = out.get(FLOOR, {}).get("median_wall_ms")
+    floor_cpu = out.get(FLOOR, {}).get("median_cpu_ms")
     for entry in out.values():
         if floor and "median_wall_ms" in entry:
             entry["ratio_to_b0"] = round(entry["median_wall_ms"] / floor, 3)
+        if floor_cpu and "median_cpu_ms" in entry:
+            entry["cpu_ratio_to_b0"] = round(entry["median_cpu_ms"] / floor_cpu, 3)
     return out
 
 
@@ -115,32 +124,39 @@ def verdicts(results: dict, python: str) -> list[dict]:
     return found
 
 
+def _load(machine: dict) -> str:
+    values = [machine.get("loadavg_1min"), machine.get("loadavg_1min_end")]
+    return " -> ".join(f"{v:.2f}" for v in values if v is not None) or "unknown"
+
+
 def format_table(report: dict) -> str:
     machine = report["machine"]
     settings = report["settings"]
     lines = [
         f"hookmux bench: median of {settings['runs']} runs per case after {settings['warmup']} warm-up rounds, "
-        f"round-robin, {'via sh -c' if settings['shell'] else 'argv (no shell)'}",
+        f"round-robin, {'via sh -c' if settings['shell'] else 'argv (no shell)'}; wall and cpu are medians, "
+        "x B0 is the ratio of medians to the -S floor",
         f"machine: nproc {machine['nproc']}, {machine['cpu_model']}, {machine['platform']}, "
-        f"Python {machine['python_version']} ({machine['python']}), load {machine['loadavg_1min']}",
+        f"Python {machine['python_version']} ({machine['python']}), load {_load(machine)}",
         "",
     ]
-    rows = [("case", "what", "wall ms", "x B0", "cpu ms", "target", "result")]
+    rows = [("case", "what", "wall ms", "x B0", "min ms", "cpu ms", "cpu x B0", "target", "result")]
     for name, entry in report["cases"].items():
         target = f"<= {entry['target_ratio']}x" if "target_ratio" in entry else ""
         if entry["check"] != "ok":
-            rows.append((name, entry["title"], "-", "-", "-", target, "ERROR"))
+            rows.append((name, entry["title"], "-", "-", "-", "-", "-", target, "ERROR"))
             continue
         ratio = entry.get("ratio_to_b0")
         result = ""
         if "target_ratio" in entry and ratio is not None:
             result = "pass" if ratio <= entry["target_ratio"] else "FAIL"
+        cpu_ratio = entry.get("cpu_ratio_to_b0")
         rows.append((
             name, entry["title"], f"{entry['median_wall_ms']:.2f}", f"{ratio:.2f}" if ratio is not None else "-",
-            f"{entry['median_cpu_ms']:.2f}", target, result,
+            f"{entry['min_wall_ms']:.2f}", f"{entry['median_cpu_ms']:.2f}", f"{cpu_ratio:.2f}" if cpu_ratio is not None else "-", target, result,
         ))
     widths = [max(len(row[i]) for row in rows) for i in range(len(rows[0]))]
-    numeric = {2, 3, 4}
+    numeric = {2, 3, 4, 5, 6}
     for row in rows:
         cells = [cell.rjust(widths[i]) if i in numeric else cell.ljust(widths[i]) for i, cell in enumerate(row)]
         lines.append("  ".join(cells).rstrip())
@@ -148,6 +164,12 @@ def format_table(report: dict) -> str:
     for verdict in report["targets"]:
         value = verdict["value"]
         lines.append(f"{'pass' if verdict['pass'] else 'FAIL'}  {verdict['target']}: {value}")
+    profiled = [(n, e["imports_summary"]) for n, e in report["cases"].items() if "imports_summary" in e]
+    if profiled:
+        lines += ["", "where the start-up goes (-X importtime, median of 5, modules `python -S -c pass` imports left out):"]
+        for name, summary in profiled:
+            lines.append(f"{name}: {summary[0]}")
+            lines += [f"  {line}" for line in summary[1:]]
     errors = [(n, e["check"]) for n, e in report["cases"].items() if e["check"] != "ok"]
     for name, problem in errors:
         lines.append(f"ERROR {name}: {problem}")

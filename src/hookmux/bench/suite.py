@@ -6,7 +6,7 @@ import time
 from pathlib import Path
 from typing import Optional, Sequence
 
-from hookmux.bench import report
+from hookmux.bench import importtime, report
 from hookmux.bench.cases import BenchSetup, Case
 from hookmux.bench.runner import measure, round_robin
 
@@ -26,6 +26,18 @@ def _check(setup: BenchSetup, case: Case) -> Optional[str]:
     return case.expect(outcome)
 
 
+def _profile_imports(setup: BenchSetup, cases: Sequence[Case]) -> dict[str, list]:
+    """-X importtime of each hookmux case's first command (argv form)."""
+    floor = importtime.floor_modules(setup.python, setup.env, str(setup.payload("pre-bash")))
+    found = {}
+    for case in cases:
+        if case.name.startswith("B0"):
+            continue
+        invocation = case.invocations(-1, False)[0]
+        found[case.name] = importtime.profile(invocation.argv, invocation.stdin_path, setup.env, floor)
+    return found
+
+
 def run_bench(
     python: str,
     hooks_tree: Path,
@@ -33,13 +45,15 @@ def run_bench(
     warmup: int = 3,
     shell: bool = False,
     only: Sequence[str] = (),
+    profile_imports: bool = False,
+    precompile: bool = True,
     progress=None,
 ) -> dict:
     """Return the full report (machine, settings, per-case results, targets)."""
     started = time.time()
     machine = report.machine_info(python)
     previous = os.getcwd()
-    with BenchSetup(python, hooks_tree) as setup:
+    with BenchSetup(python, hooks_tree, precompile=precompile) as setup:
         os.chdir(setup.work)
         try:
             cases = [c for c in setup.cases() if not only or c.name in only or c.name == report.FLOOR]
@@ -53,10 +67,14 @@ def run_bench(
                 return measure(by_name[name].invocations(round_index, shell), setup.env)
 
             samples = round_robin([case.name for case in good], run_once, runs, warmup)
+            imports = _profile_imports(setup, good) if profile_imports else {}
         finally:
             os.chdir(previous)
     results = report.summarize(cases, samples, problems)
-    machine["loadavg_1min_end"] = report.machine_info(python)["loadavg_1min"]
+    for name, costs in imports.items():
+        results[name]["imports"] = [vars(cost) for cost in costs]
+        results[name]["imports_summary"] = importtime.summary(costs)
+    machine["loadavg_1min_end"] = report.loadavg()
     return {
         "machine": machine,
         "settings": {
@@ -64,6 +82,8 @@ def run_bench(
             "warmup": warmup,
             "shell": shell,
             "hooks_tree": str(hooks_tree),
+            "precompiled": precompile,
+            "PYTHONDONTWRITEBYTECODE": os.environ.get("PYTHONDONTWRITEBYTECODE", ""),
             "seconds": round(time.time() - started, 1),
         },
         "cases": results,

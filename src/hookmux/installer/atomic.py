@@ -105,6 +105,24 @@ def fsync_dir(folder: os.PathLike | str) -> None:
         os.close(fd)
 
 
+def remove_stale_temps(path: os.PathLike | str) -> list[Path]:
+    """Temp files a killed hookmux left beside ``path``'s real file (call under the lock)."""
+    target = real_path(path)
+    removed = []
+    try:
+        names = os.listdir(target.parent)
+    except OSError:
+        return removed
+    for name in names:
+        if name.startswith(f".{target.name}.") and name.endswith(TEMP_SUFFIX):
+            try:
+                os.unlink(target.parent / name)
+                removed.append(target.parent / name)
+            except OSError:
+                pass
+    return removed
+
+
 def timestamp() -> str:
     return time.strftime("%Y%m%dT%H%M%SZ", time.gmtime())
 

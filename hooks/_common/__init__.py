@@ -1,0 +1,56 @@
+"""Helpers shared by hookmux checks (standard library only).
+
+- ``state_dir()``: where checks keep state (``HOOKMUX_STATE_DIR``, else
+  ``$XDG_STATE_HOME/hookmux``, else ``~/.local/state/hookmux``).
+- ``atomic_write_text(path, text)`` / ``atomic_write_json(path, obj)``: readers see
+  the old file or the new one, never a torn one.
+- ``file_lock(path, timeout)``: an exclusive inter-process lock for a with-block.
+- ``mark_seen(namespace, session_id, ids, ttl)``: the per-session seen-map.
+- ``redact_text(text, max_chars)``: strip tokens, passwords and home paths.
+
+Each name is loaded from its module (``state.py``, ``redact.py``) on first use, so
+importing this package costs nearly nothing. The modules are loaded by file path,
+not through ``sys.modules``: a check running in the dispatcher's worker thread can
+use them after the dispatcher has restored ``sys.path`` and evicted ``_common``.
+"""
+import os as _os
+
+_EXPORTS = {
+    "state_dir": "state",
+    "atomic_write_text": "state",
+    "atomic_write_json": "state",
+    "read_json": "state",
+    "file_lock": "state",
+    "LockTimeout": "state",
+    "mark_seen": "state",
+    "session_file": "state",
+    "redact_text": "redact",
+}
+_MODULES = {}
+__all__ = sorted(_EXPORTS)
+
+
+def _module(name):
+    module = _MODULES.get(name)
+    if module is None:
+        from importlib.util import module_from_spec, spec_from_file_location
+
+        path = _os.path.join(_os.path.dirname(_os.path.abspath(__file__)), name + ".py")
+        spec = spec_from_file_location(__name__ + "." + name, path)
+        module = module_from_spec(spec)
+        spec.loader.exec_module(module)
+        module = _MODULES.setdefault(name, module)
+    return module
+
+
+def __getattr__(name):
+    if name in ("state", "redact"):
+        return _module(name)
+    owner = _EXPORTS.get(name)
+    if owner is None:
+        raise AttributeError("module %r has no attribute %r" % (__name__, name))
+    return getattr(_module(owner), name)
+
+
+def __dir__():
+    return sorted(set(globals()) | set(_EXPORTS) | {"state", "redact"})

@@ -1,0 +1,239 @@
+"""Where checks keep state, and how they change it without races or torn files.
+
+Locking: ``fcntl.flock`` on POSIX (the standard library, and the same mechanism
+the ``filelock`` package uses there). Where ``fcntl`` is missing (Windows) the
+``filelock`` package is imported if the interpreter can see it, else
+``msvcrt.locking`` from the standard library is used. Hooks run as
+``python -S``, so the standard-library paths are the ones that matter.
+"""
+import json
+import os
+import time
+
+try:
+    import fcntl as _fcntl
+except ImportError:  # Windows
+    _fcntl = None
+
+LOCK_TIMEOUT = 5.0
+SEEN_VERSION = 1
+MAX_SEEN_ENTRIES = 1000
+TEMP_GRACE = 60.0
+
+
+class LockTimeout(OSError):
+    """The lock was still held by someone else when the timeout ran out."""
+
+
+def state_dir():
+    """``HOOKMUX_STATE_DIR``, else ``$XDG_STATE_HOME/hookmux``, else ``~/.local/state/hookmux``."""
+    explicit = os.environ.get("HOOKMUX_STATE_DIR")
+    if explicit:
+        return os.path.abspath(os.path.expanduser(explicit))
+    xdg = os.environ.get("XDG_STATE_HOME")
+    if xdg and os.path.isabs(xdg):  # the XDG spec says to ignore a relative value
+        return os.path.join(xdg, "hookmux")
+    return os.path.join(os.path.expanduser("~"), ".local", "state", "hookmux")
+
+
+def _make_dir(directory):
+    os.makedirs(directory, mode=0o700, exist_ok=True)
+
+
+def atomic_write_text(path, text, encoding="utf-8", fsync=False):
+    """Write ``text`` to a temporary file beside ``path`` and rename it over ``path``.
+
+    Concurrent readers see the old content or the new one. ``fsync`` adds
+    durability across a power cut; callers that treat a lost file as empty
+    state do not need it.
+    """
+    directory = os.path.dirname(os.path.abspath(path))
+    _make_dir(directory)
+    temp = os.path.join(directory, ".%s.%d.%s.tmp" % (os.path.basename(path), os.getpid(), os.urandom(4).hex()))
+    fd = os.open(temp, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
+    try:
+        with os.fdopen(fd, "w", encoding=encoding) as handle:
+            handle.write(text)
+            if fsync:
+                handle.flush()
+                os.fsync(handle.fileno())
+        os.replace(temp, path)
+    except BaseException:
+        try:
+            os.unlink(temp)
+        except OSError:
+            pass
+        raise
+
+
+def atomic_write_json(path, obj, fsync=False):
+    atomic_write_text(path, json.dumps(obj, sort_keys=True, separators=(",", ":")) + "\n", fsync=fsync)
+
+
+def read_json(path, default=None):
+    """The JSON in ``path``, or ``default`` when it is missing, unreadable or not JSON."""
+    try:
+        with open(path, "r", encoding="utf-8") as handle:
+            return json.load(handle)
+    except (OSError, ValueError):
+        return default
+
+
+class file_lock:
+    """An exclusive inter-process lock on ``path`` (created if missing) for a with-block.
+
+    Polls until ``timeout`` seconds have passed, then raises ``LockTimeout``, so a
+    stuck holder cannot hang a hook. Never delete a lock file that others may use:
+    a process still waiting on the old inode would not exclude the next one.
+    """
+
+    def __init__(self, path, timeout=LOCK_TIMEOUT):
+        self.path = path
+        self.timeout = timeout
+        self._fd = None
+        self._filelock = None
+
+    def __enter__(self):
+        _make_dir(os.path.dirname(os.path.abspath(self.path)))
+        if _fcntl is None and self._enter_filelock():
+            return self
+        fd = os.open(self.path, os.O_RDWR | os.O_CREAT, 0o600)
+        try:
+            self._poll(fd, time.monotonic() + self.timeout)
+        except BaseException:
+            os.close(fd)
+            raise
+        self._fd = fd
+        return self
+
+    def __exit__(self, *exc):
+        if self._filelock is not None:
+            self._filelock.release()
+            self._filelock = None
+            return False
+        fd, self._fd = self._fd, None
+        try:
+            _unlock(fd)
+        finally:
+            os.close(fd)
+        return False
+
+    def _enter_filelock(self):
+        try:
+            import filelock
+        except ImportError:
+            return False
+        lock = filelock.FileLock(self.path + ".filelock", timeout=self.timeout)
+        try:
+            lock.acquire()
+        except filelock.Timeout:
+            raise LockTimeout(self.path) from None
+        self._filelock = lock
+        return True
+
+    def _poll(self, fd, deadline):
+        delay = 0.001
+        while not _try_lock(fd):
+            if time.monotonic() >= deadline:
+                raise LockTimeout(self.path)
+            time.sleep(delay)
+            delay = min(delay * 2, 0.02)
+
+
+def _try_lock(fd):
+    if _fcntl is not None:
+        try:
+            _fcntl.flock(fd, _fcntl.LOCK_EX | _fcntl.LOCK_NB)
+        except (BlockingIOError, PermissionError):
+            return False
+        return True
+    import msvcrt
+
+    os.lseek(fd, 0, os.SEEK_SET)
+    try:
+        msvcrt.locking(fd, msvcrt.LK_NBLCK, 1)
+    except OSError:
+        return False
+    return True
+
+
+def _unlock(fd):
+    if _fcntl is not None:
+        _fcntl.flock(fd, _fcntl.LOCK_UN)
+        return
+    import msvcrt
+
+    os.lseek(fd, 0, os.SEEK_SET)
+    msvcrt.locking(fd, msvcrt.LK_UNLCK, 1)
+
+
+def session_file(namespace, session_id):
+    """The seen-map file of one session: named by a digest, never by the raw id."""
+    import hashlib
+
+    digest = hashlib.sha256(session_id.encode("utf-8", "surrogatepass")).hexdigest()[:32]
+    return os.path.join(state_dir(), namespace, "seen-%s.json" % digest)
+
+
+def mark_seen(namespace, session_id, ids, ttl, now=None):
+    """Record ``ids`` for this session and return the ones that were new.
+
+    An id is new when the session has not seen it within ``ttl`` seconds. When
+    any id is new, every id in ``ids`` is stamped ``now`` and the map is written
+    atomically; when none is, nothing is written. The read-check-write runs under
+    the namespace's lock, so of many processes racing on the same ids exactly one
+    gets them back as new. Missing or corrupt state counts as empty and is
+    rewritten. Session files idle for longer than ``ttl`` are deleted. Only the
+    ids and timestamps are stored.
+    """
+    now = time.time() if now is None else float(now)
+    ids = list(dict.fromkeys(ids))
+    path = session_file(namespace, session_id)
+    directory = os.path.dirname(path)
+    with file_lock(os.path.join(directory, ".lock")):
+        seen = {key: stamp for key, stamp in _load_seen(path).items() if now - stamp < ttl}
+        new = [key for key in ids if key not in seen]
+        if new:
+            for key in ids:
+                seen[key] = now
+            if len(seen) > MAX_SEEN_ENTRIES:
+                seen = dict(sorted(seen.items(), key=lambda item: item[1])[-MAX_SEEN_ENTRIES:])
+            atomic_write_json(path, {"version": SEEN_VERSION, "seen": seen})
+            _prune(directory, now, ttl, keep=os.path.basename(path))
+    return new
+
+
+def _load_seen(path):
+    data = read_json(path)
+    seen = data.get("seen") if isinstance(data, dict) else None
+    if not isinstance(seen, dict):
+        return {}
+    return {
+        key: float(stamp)
+        for key, stamp in seen.items()
+        if isinstance(key, str) and isinstance(stamp, (int, float)) and not isinstance(stamp, bool)
+        and stamp == stamp and abs(stamp) != float("inf")
+    }
+
+
+def _prune(directory, now, ttl, keep):
+    """Delete session files untouched for ``ttl`` (all their entries have expired) and stray temp files."""
+    try:
+        entries = list(os.scandir(directory))
+    except OSError:
+        return
+    for entry in entries:
+        name = entry.name
+        if name == keep:
+            continue
+        if name.startswith("seen-") and name.endswith(".json"):
+            limit = ttl
+        elif name.startswith(".seen-") and name.endswith(".tmp"):
+            limit = TEMP_GRACE
+        else:
+            continue
+        try:
+            if now - entry.stat().st_mtime >= limit:
+                os.unlink(entry.path)
+        except OSError:
+            pass

@@ -1,0 +1,209 @@
+"""Contraindication advisory: warn before a known-hazardous tool call, once per session.
+
+Reads one PreToolUse payload (Claude Code or Copilot CLI) on stdin, matches the
+rows of ``contraindications.json`` against the tool name and ``json.dumps`` of the
+tool input, and prints at most one JSON line whose ``additionalContext`` lists
+every matching row's id, harm and safer alternative. Advice only: it never
+blocks and always exits 0. A row id is announced once per session within
+``HOOKMUX_CONTRA_TTL`` seconds (default 3600); a call that matches any row not
+yet announced surfaces the whole finding again.
+
+Runs standalone (``python -S check.py < payload``) or under hooks/_dispatch,
+which passes the manifest row's ``args`` to ``main``. ``--registry PATH`` swaps
+the registry file.
+"""
+import json
+import os
+import re
+import sys
+
+_HERE = os.path.dirname(os.path.abspath(__file__))
+try:
+    import _common
+except ImportError:  # standalone: the hooks root is not on sys.path
+    sys.path.append(os.path.dirname(_HERE))
+    import _common
+
+REGISTRY = os.path.join(_HERE, "contraindications.json")
+NAMESPACE = "contraindication"
+DEFAULT_TTL = 3600.0
+MAX_FIELD_CHARS = 600
+MAX_CONTEXT_CHARS = 4000
+ROW_FIELDS = ("id", "tool_pattern", "input_pattern", "harm", "safe_alternative")
+ID_PATTERN = r"[A-Z0-9][A-Z0-9._-]{0,63}"
+
+# Copilot CLI tool names -> Claude Code's, as the dispatcher maps them.
+COPILOT_TOOLS = {
+    "bash": "Bash",
+    "powershell": "PowerShell",
+    "view": "Read",
+    "create": "Write",
+    "edit": "Edit",
+    "task": "Agent",
+    "skill": "Skill",
+    "grep": "Grep",
+    "glob": "Glob",
+}
+
+
+def main(argv=None):
+    try:
+        output = advise(sys.stdin.read(), _registry_path(argv or []))
+        if output:
+            sys.stdout.write(output + "\n")
+    except Exception:
+        pass
+    return 0
+
+
+def _registry_path(argv):
+    argv = list(argv)
+    for index, arg in enumerate(argv):
+        if arg == "--registry" and index + 1 < len(argv):
+            return argv[index + 1]
+        if arg.startswith("--registry="):
+            return arg.split("=", 1)[1]
+    return REGISTRY
+
+
+def advise(stdin_text, registry_path=REGISTRY):
+    """The JSON line to print for this payload, or "" to stay silent."""
+    try:
+        payload = json.loads(stdin_text)
+    except ValueError:
+        return ""
+    if not isinstance(payload, dict) or not _is_pre_tool_use(payload):
+        return ""
+    tool_name = _tool_name(payload)
+    if not tool_name:
+        return ""
+    rows = matching_rows(load_rows(registry_path), tool_name, json.dumps(_tool_input(payload)))
+    if not rows:
+        return ""
+    ids = [row["id"] for row in rows]
+    if not _first_time(_session_id(payload), ids):
+        return ""
+    context = _common.redact_text(_advisory(tool_name, rows), MAX_CONTEXT_CHARS)
+    if "toolName" in payload and "tool_name" not in payload:
+        return json.dumps({"additionalContext": context})
+    return json.dumps({"hookSpecificOutput": {"hookEventName": "PreToolUse", "additionalContext": context}})
+
+
+def _is_pre_tool_use(payload):
+    event = payload.get("hook_event_name")
+    if event is not None and event != "PreToolUse":
+        return False
+    return "tool_response" not in payload and "toolResult" not in payload
+
+
+def _tool_name(payload):
+    name = payload.get("tool_name")
+    if name is None:
+        name = payload.get("toolName")
+    if not isinstance(name, str):
+        return ""
+    return COPILOT_TOOLS.get(name, name)
+
+
+def _tool_input(payload):
+    value = payload.get("tool_input") if "tool_input" in payload else payload.get("toolArgs")
+    if isinstance(value, str):
+        try:
+            return json.loads(value)
+        except ValueError:
+            return value
+    return value if value is not None else {}
+
+
+def _session_id(payload):
+    for key in ("session_id", "sessionId"):
+        value = payload.get(key)
+        if isinstance(value, str) and value:
+            return value
+    return ""
+
+
+def load_rows(path=REGISTRY):
+    """The registry's usable rows with compiled patterns; malformed rows are skipped."""
+    try:
+        with open(path, "r", encoding="utf-8") as handle:
+            document = json.load(handle)
+    except (OSError, ValueError):
+        return []
+    rows = document.get("rows") if isinstance(document, dict) else None
+    if not isinstance(rows, list):
+        return []
+    usable = []
+    for row in rows:
+        if not isinstance(row, dict) or row.get("require_bg_active"):
+            continue
+        if not all(isinstance(row.get(field), str) and row[field].strip() for field in ROW_FIELDS):
+            continue
+        if not re.fullmatch(ID_PATTERN, row["id"]):
+            continue
+        usable.append(row)
+    return usable
+
+
+def matching_rows(rows, tool_name, serialized_input):
+    """Rows whose tool_pattern finds ``tool_name`` and whose input_pattern finds the input (AND, ignoring case)."""
+    matched = []
+    seen_ids = set()
+    for row in rows:
+        if row["id"] in seen_ids:
+            continue
+        try:
+            if not re.search(row["tool_pattern"], tool_name, re.IGNORECASE | re.ASCII):
+                continue
+            if not re.search(row["input_pattern"], serialized_input, re.IGNORECASE | re.ASCII):
+                continue
+        except (re.error, RecursionError, OverflowError):
+            continue
+        seen_ids.add(row["id"])
+        matched.append(row)
+    return matched
+
+
+def _ttl():
+    raw = os.environ.get("HOOKMUX_CONTRA_TTL", "")
+    try:
+        value = float(raw)
+    except ValueError:
+        return DEFAULT_TTL
+    if value != value:
+        return DEFAULT_TTL
+    return max(0.0, value)
+
+
+def _first_time(session_id, ids):
+    """True when any id is new for the session. Without a session id, or when
+    state cannot be read or written, the advisory is shown (advice is cheap)."""
+    if not session_id:
+        return True
+    try:
+        return bool(_common.mark_seen(NAMESPACE, session_id, ids, _ttl()))
+    except Exception:
+        return True
+
+
+def _advisory(tool_name, rows):
+    plural = "s" if len(rows) > 1 else ""
+    lines = [
+        "hookmux contraindication advisory (advice only; the call was not blocked): "
+        "this %s call matches known hazard%s %s." % (tool_name, plural, ", ".join(row["id"] for row in rows))
+    ]
+    for row in rows:
+        lines.append(
+            "- %s: %s Safer: %s"
+            % (row["id"], _clip(row["harm"]), _clip(row["safe_alternative"]))
+        )
+    return "\n".join(lines)
+
+
+def _clip(text):
+    text = " ".join(text.split())
+    return text if len(text) <= MAX_FIELD_CHARS else text[: MAX_FIELD_CHARS - 3] + "..."
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))

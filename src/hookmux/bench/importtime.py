@@ -1,0 +1,81 @@
+"""Where a hook's start-up goes: ``-X importtime`` beyond a bare interpreter.
+
+Runs a command with ``-X importtime`` inserted after the interpreter, a few
+times, and keeps the median self and cumulative microseconds of every module
+that a bare ``python -S -c pass`` does not import already.
+"""
+from __future__ import annotations
+
+import statistics
+import subprocess
+from dataclasses import dataclass
+from typing import Sequence
+
+
+@dataclass
+class ImportCost:
+    name: str
+    depth: int
+    self_us: float
+    cumulative_us: float
+
+
+def parse(stderr: str) -> list[tuple[str, int, int, int]]:
+    """(name, depth, self us, cumulative us) per ``import time:`` line."""
+    rows = []
+    for line in stderr.splitlines():
+        if not line.startswith("import time:"):
+            continue
+        parts = line[len("import time:"):].split("|")
+        if len(parts) != 3:
+            continue
+        try:
+            own, total = int(parts[0]), int(parts[1])
+        except ValueError:
+            continue
+        label = parts[2].rstrip()
+        name = label.lstrip()
+        depth = max(0, (len(label) - len(name) - 1) // 2)
+        rows.append((name, depth, own, total))
+    return rows
+
+
+def _run(argv: Sequence[str], stdin_path: str, env: dict[str, str]) -> list[tuple[str, int, int, int]]:
+    command = [argv[0], "-X", "importtime", *argv[1:]]
+    with open(stdin_path, "rb") as stdin:
+        done = subprocess.run(command, stdin=stdin, capture_output=True, env=env, timeout=120)
+    return parse(done.stderr.decode(errors="replace"))
+
+
+def floor_modules(python: str, env: dict[str, str], stdin_path: str) -> set[str]:
+    return {name for name, _d, _s, _c in _run([python, "-S", "-c", "pass"], stdin_path, env)}
+
+
+def profile(argv: Sequence[str], stdin_path: str, env: dict[str, str], floor: set[str], repeats: int = 5) -> list[ImportCost]:
+    """Median import costs of the modules the command adds to the floor, in import order."""
+    seen: dict[str, tuple[int, list[int], list[int]]] = {}
+    for _ in range(repeats):
+        for name, depth, own, total in _run(argv, stdin_path, env):
+            if name in floor:
+                continue
+            entry = seen.setdefault(name, (depth, [], []))
+            entry[1].append(own)
+            entry[2].append(total)
+    return [
+        ImportCost(name, depth, statistics.median(own), statistics.median(total))
+        for name, (depth, own, total) in seen.items()
+    ]
+
+
+def summary(costs: list[ImportCost], top: int = 8) -> list[str]:
+    """Lines: the total, the top-level imports by cumulative time, the heaviest single modules."""
+    roots = sorted((c for c in costs if c.depth == 0), key=lambda c: -c.cumulative_us)
+    total = sum(c.cumulative_us for c in roots)
+    lines = [f"{total / 1000:.2f} ms in {len(costs)} imports beyond the floor"]
+    if roots:
+        lines.append("  top-level imports (cumulative ms): " + ", ".join(
+            f"{c.name} {c.cumulative_us / 1000:.2f}" for c in roots[:top]))
+    heavy = sorted(costs, key=lambda c: -c.self_us)[:top]
+    if heavy:
+        lines.append("  heaviest modules (self ms): " + ", ".join(f"{c.name} {c.self_us / 1000:.2f}" for c in heavy))
+    return lines

@@ -1,0 +1,55 @@
+"""``hookmux bench``: time the installed hook commands against a bare interpreter."""
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from pathlib import Path
+
+HELP = (
+    "Time the hook command lines hookmux installs (dispatcher, gate, checks) against a bare "
+    "interpreter start (B0..B5), print medians, ratios to B0 and the targets."
+)
+
+CASE_NAMES = ("B0", "B0.site", "B1.dispatch", "B1.separate", "B2", "B3.pre", "B3.batch",
+              "B4.pre", "B4.batch", "B5.new", "B5.plain", "B5.seen")
+
+
+def configure(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("--runs", type=int, default=20, help="timed runs per case (default 20; the median is reported)")
+    parser.add_argument("--warmup", type=int, default=3, help="untimed rounds first (default 3)")
+    parser.add_argument("--json", metavar="PATH", help="also write every sample and the verdicts as JSON")
+    parser.add_argument("--python", metavar="PATH", help="interpreter to wire and time (default: the one hookmux runs in, past shims)")
+    parser.add_argument("--hooks-tree", metavar="DIR", help="hooks tree to copy and time (default: the package's own)")
+    parser.add_argument("--shell", action="store_true", help="run each command line via /bin/sh -c, as a host does (default: its argv)")
+    parser.add_argument("--importtime", action="store_true",
+                        help="after timing, show which imports each case adds to a bare start (-X importtime)")
+    parser.add_argument("--no-compile", action="store_true",
+                        help="do not byte-compile the copied tree first (shows what PYTHONDONTWRITEBYTECODE=1 costs "
+                             "an install that was not byte-compiled)")
+    parser.add_argument("--case", action="append", choices=CASE_NAMES, metavar="NAME",
+                        help="time only this case (repeatable; B0 is always included)")
+
+
+def run(args: argparse.Namespace) -> int:
+    from hookmux import resources, wiring
+    from hookmux.bench.report import format_table
+    from hookmux.bench.suite import run_bench
+
+    if args.runs < 1 or args.warmup < 0:
+        print("hookmux bench: --runs must be >= 1 and --warmup >= 0", file=sys.stderr)
+        return 2
+    if args.runs < 20:
+        print(f"hookmux bench: {args.runs} runs per case (the targets are defined on medians of >= 20)", file=sys.stderr)
+    python = wiring.resolve_python(args.python)
+    tree = Path(args.hooks_tree).expanduser().resolve() if args.hooks_tree else resources.hooks_tree()
+    result = run_bench(
+        python, tree, runs=args.runs, warmup=args.warmup, shell=args.shell, only=args.case or (),
+        profile_imports=args.importtime, precompile=not args.no_compile,
+        progress=lambda message: print(f"hookmux bench: {message}", file=sys.stderr),
+    )
+    print(format_table(result))
+    if args.json:
+        Path(args.json).write_text(json.dumps(result, indent=2) + "\n", encoding="utf-8")
+    errors = [name for name, entry in result["cases"].items() if entry["check"] != "ok"]
+    return 1 if errors else 0

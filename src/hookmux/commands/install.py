@@ -1,0 +1,72 @@
+"""``hookmux install``: copy the hooks tree into a live hooks folder and wire it into Claude Code
+settings (and a Copilot hooks file), keeping everything of the user's."""
+from __future__ import annotations
+
+import argparse
+import sys
+
+from hookmux import wiring
+from hookmux.installer import plan as transaction
+from hookmux.installer.jsonfile import JsonFileError
+from hookmux.installer.wiring_files import absolute
+
+HELP = "install the hooks into a hooks folder and wire them into Claude Code / Copilot"
+DEFAULT_TARGET = "~/.claude/hooks"
+DEFAULT_SETTINGS = "~/.claude/settings.json"
+
+
+def add_location_flags(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("--target", default=DEFAULT_TARGET,
+                        help=f"the hooks folder (default {DEFAULT_TARGET})")
+    parser.add_argument("--settings", default=DEFAULT_SETTINGS,
+                        help=f"Claude Code settings file (default {DEFAULT_SETTINGS}; "
+                             "a project's .claude/settings.json works too)")
+    parser.add_argument("--copilot-hooks-dir", metavar="DIR",
+                        help="also wire Copilot CLI: writes DIR/hookmux.json "
+                             "(e.g. ~/.copilot/hooks or a repo's .github/hooks)")
+
+
+def configure(parser: argparse.ArgumentParser) -> None:
+    add_location_flags(parser)
+    parser.add_argument("--python", metavar="PATH",
+                        help="interpreter the hooks run with (default: the one running hookmux, "
+                             "resolved past pyenv/asdf shims)")
+    parser.add_argument("--agents-dir", action="append", default=[], metavar="DIR",
+                        help="regenerate the installed agent registry from these folders plus the "
+                             "shipped names (repeatable)")
+    parser.add_argument("--source", metavar="DIR",
+                        help="install this hooks tree instead of the package's own (development)")
+    parser.add_argument("--dry-run", action="store_true", help="print what would change; write nothing")
+
+
+def run(args: argparse.Namespace) -> int:
+    out, err = sys.stdout, sys.stderr
+    target = absolute(args.target)
+    settings = absolute(args.settings)
+    copilot_dir = absolute(args.copilot_hooks_dir) if args.copilot_hooks_dir else None
+    agents_dirs = [str(absolute(d)) for d in args.agents_dir]
+    source = absolute(args.source) if args.source else None
+    if source is not None and not (source / "_dispatch" / "manifest.json").is_file():
+        err.write(f"hookmux: {source}: not a hooks tree (no _dispatch/manifest.json)\n")
+        return 1
+    try:
+        python = wiring.resolve_python(args.python)
+    except Exception as exc:
+        err.write(f"hookmux: cannot use interpreter {args.python or sys.executable}: {exc}\n")
+        return 1
+    try:
+        plan = transaction.plan_install(target, settings, copilot_dir, python, agents_dirs, source)  # refuses bad input before the lock is even created
+        if args.dry_run:
+            transaction.describe(plan, out)
+            return 0
+        with transaction.lock():
+            plan = transaction.plan_install(target, settings, copilot_dir, python, agents_dirs, source)
+            code = transaction.execute(plan, out, err)
+    except (JsonFileError, transaction.InstallError) as exc:
+        err.write(f"hookmux: {exc}\nhookmux: nothing was changed\n")
+        return 1
+    if code == 0:
+        out.write(f"hookmux: installed into {target} (python {python})\n")
+        for change in plan.wiring:
+            out.write(f"hookmux: wired {change.path}{'' if change.changed else ' (unchanged)'}\n")
+    return code

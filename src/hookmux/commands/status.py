@@ -1,0 +1,26 @@
+"""``hookmux status``: what is installed where, whether the installed tree matches the package,
+and whether each wired interpreter and script exists. Exit 1 when anything is wrong."""
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+
+from hookmux.commands.install import add_location_flags
+from hookmux.installer.inspect import render, status
+from hookmux.installer.wiring_files import absolute
+
+HELP = "show what hookmux installed where and whether it still works"
+
+
+def configure(parser: argparse.ArgumentParser) -> None:
+    add_location_flags(parser)
+    parser.add_argument("--json", action="store_true", help="print the report as JSON")
+
+
+def run(args: argparse.Namespace) -> int:
+    target = absolute(args.target)
+    copilot_dir = absolute(args.copilot_hooks_dir) if args.copilot_hooks_dir else None
+    report = status(target, absolute(args.settings), copilot_dir)
+    sys.stdout.write(json.dumps(report, indent=2) + "\n" if args.json else render(report))
+    return 1 if report["problems"] else 0

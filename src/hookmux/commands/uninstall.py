@@ -1,0 +1,42 @@
+"""``hookmux uninstall``: remove exactly hookmux's entries and installed files; restore the
+user's files kept as ``.legacy``."""
+from __future__ import annotations
+
+import argparse
+import sys
+
+from hookmux.commands.install import add_location_flags
+from hookmux.installer import plan as transaction
+from hookmux.installer.jsonfile import JsonFileError
+from hookmux.installer.wiring_files import absolute
+
+HELP = "remove hookmux's entries, installed files and the folders it created"
+
+
+def configure(parser: argparse.ArgumentParser) -> None:
+    add_location_flags(parser)
+    parser.add_argument("--dry-run", action="store_true", help="print what would change; write nothing")
+
+
+def run(args: argparse.Namespace) -> int:
+    out, err = sys.stdout, sys.stderr
+    target = absolute(args.target)
+    settings = absolute(args.settings)
+    copilot_dir = absolute(args.copilot_hooks_dir) if args.copilot_hooks_dir else None
+    try:
+        plan = transaction.plan_uninstall(target, settings, copilot_dir)  # refuses bad input before the lock is even created
+        if args.dry_run:
+            transaction.describe(plan, out)
+            return 0
+        with transaction.lock():
+            plan = transaction.plan_uninstall(target, settings, copilot_dir)
+            code = transaction.execute(plan, out, err)
+    except (JsonFileError, transaction.InstallError) as exc:
+        err.write(f"hookmux: {exc}\nhookmux: nothing was changed\n")
+        return 1
+    if code == 0:
+        out.write(f"hookmux: uninstalled from {target}\n")
+        for change in plan.wiring:
+            if change.changed:
+                out.write(f"hookmux: {'removed' if change.new is None else 'unwired'} {change.path}\n")
+    return code

@@ -1,0 +1,349 @@
+"""The install and uninstall transactions: plan every change first (refusing bad input before
+anything is touched), print a diff for ``--dry-run``, else apply under a lock and roll
+everything back on any failure."""
+from __future__ import annotations
+
+import contextlib
+import difflib
+import json
+import os
+import sys
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import TextIO
+
+from hookmux import __version__
+from hookmux.installer import atomic, jsonfile, merge, record as records, tree
+from hookmux.installer.journal import Journal
+from hookmux.installer.jsonfile import JsonFileError
+from hookmux.installer.wiring_files import CLAUDE, COPILOT, HOSTS, Host, copilot_file
+
+LOCK_TIMEOUT = 120
+
+
+class InstallError(Exception):
+    pass
+
+
+@dataclass
+class FileChange:
+    path: Path
+    host: Host
+    old: bytes | None  # None: the file does not exist
+    new: bytes | None  # None: delete the file
+    backup: bool = False  # the file holds none of hookmux's entries yet: back it up first
+    info: dict = field(default_factory=dict)  # the record's "wired" entry after the change
+
+    @property
+    def changed(self) -> bool:
+        return self.old != self.new
+
+
+def version() -> str:
+    return __version__
+
+
+def state_dir() -> Path:
+    if os.environ.get("HOOKMUX_STATE_DIR"):
+        return Path(os.environ["HOOKMUX_STATE_DIR"])
+    base = os.environ.get("XDG_STATE_HOME") or os.path.join(os.path.expanduser("~"), ".local", "state")
+    return Path(base) / "hookmux"
+
+
+@contextlib.contextmanager
+def lock():
+    """One install/uninstall at a time for this user (HOOKMUX_STATE_DIR or the XDG state dir)."""
+    from filelock import FileLock, Timeout
+
+    folder = state_dir()
+    try:
+        folder.mkdir(parents=True, exist_ok=True)
+        held = FileLock(str(folder / "install.lock"), timeout=LOCK_TIMEOUT)
+        held.acquire()
+    except Timeout:
+        raise InstallError(f"{folder / 'install.lock'}: another hookmux install/uninstall holds it") from None
+    except OSError as exc:
+        raise InstallError(f"{folder}: cannot create the install lock ({exc.strerror})") from None
+    try:
+        yield
+    finally:
+        held.release()
+
+
+# ---------------------------------------------------------------- planning
+
+
+def plan_wiring(path: Path, host: Host, wanted: list, target: str, recorded: dict | None) -> FileChange:
+    loaded = jsonfile.load(path)
+    created = set(recorded.get("created") or ()) if recorded else None
+    new_data, made = merge.merge(loaded.data, wanted, target, host.dialect, created, str(path))
+    created_file = bool(recorded and recorded.get("created_file")) or not loaded.exists
+    info = {"host": host.name, "created_file": created_file, "created": made}
+    dirs = list(recorded.get("created_dirs", [])) if recorded else []
+    if wanted and not loaded.exists:
+        dirs += [str(d) for d in _missing_dirs(atomic.real_path(path).parent) if str(d) not in dirs]
+    if dirs:
+        info["created_dirs"] = dirs
+    old = loaded.raw if loaded.exists else None
+    if not wanted:
+        if not loaded.exists:
+            return FileChange(path, host, None, None, info=info)
+        if new_data == loaded.data:
+            return FileChange(path, host, old, old, info=info)
+        if created_file and host.trivially_empty(new_data):
+            return FileChange(path, host, old, None, info=info)
+        return FileChange(path, host, old, _restored_bytes(path, new_data) or loaded.render(new_data), info=info)
+    if loaded.exists and new_data == loaded.data:
+        return FileChange(path, host, old, old, info=info)
+    first_change = loaded.exists and not merge.find(loaded.data, target, host.dialect)
+    return FileChange(path, host, old, loaded.render(new_data), backup=first_change, info=info)
+
+
+def _missing_dirs(folder: Path) -> list[Path]:
+    """``folder`` and its ancestors that do not exist yet, deepest first."""
+    out = []
+    while not os.path.lexists(folder):
+        out.append(folder)
+        folder = folder.parent
+    return out
+
+
+def _restored_bytes(path: Path, data: dict) -> bytes | None:
+    """The newest backup's exact bytes when they hold the same data (keeps the user's format)."""
+    for backup in reversed(atomic.existing_backups(path)):
+        try:
+            if jsonfile.load(backup).data == data:
+                return backup.read_bytes()
+        except (JsonFileError, OSError):
+            continue
+        return None
+    return None
+
+
+@dataclass
+class Plan:
+    target: Path
+    record: records.Record
+    old_record: records.Record | None
+    tree: tree.TreePlan | None
+    wiring: list[FileChange]
+    uninstall: bool = False
+    removals: list[str] = field(default_factory=list)  # uninstall: installed files to delete
+    restores: dict[str, str] = field(default_factory=dict)  # uninstall: legacy -> rel
+    kept: list[str] = field(default_factory=list)  # uninstall: edited installed files left alone
+    notes: list[str] = field(default_factory=list)
+
+
+def plan_install(target: Path, settings: Path | None, copilot_dir: Path | None, python: str,
+                 agents_dirs: list[str], source: Path | None = None) -> Plan:
+    old = records.load(target)
+    wanted = tree.wanted_files(str(target), agents_dirs, source)
+    tp = tree.plan(target, wanted, old)
+    if tp.errors:
+        raise InstallError("\n".join(tp.errors))
+    manifest = json.loads(wanted[tree.MANIFEST].data)
+    new = records.Record(target=str(target), hookmux=version(), python=python, files=tp.files,
+                         legacy=tp.legacy, agents_dirs=list(agents_dirs),
+                         source=str(source) if source else "",
+                         dirs=sorted(set(old.dirs if old else []) | set(tp.new_dirs)),
+                         wired=dict(old.wired) if old else {})
+    changes = []
+    for path, host in ((settings, CLAUDE), (copilot_file(copilot_dir) if copilot_dir else None, COPILOT)):
+        if path is None:
+            continue
+        change = plan_wiring(path, host, host.wanted(manifest, str(target), python), str(target),
+                             new.wired.get(str(path)))
+        new.wired[str(path)] = change.info
+        changes.append(change)
+    return Plan(target, new, old, tp, changes, notes=list(tp.notes))
+
+
+def plan_uninstall(target: Path, settings: Path | None, copilot_dir: Path | None) -> Plan:
+    old = records.load(target)
+    files: dict[str, Host] = {}
+    if old:
+        for name, info in old.wired.items():
+            files[name] = HOSTS.get(info.get("host"), CLAUDE)
+    if settings is not None:
+        files.setdefault(str(settings), CLAUDE)
+    if copilot_dir is not None:
+        files.setdefault(str(copilot_file(copilot_dir)), COPILOT)
+    changes = [plan_wiring(Path(name), host, [], str(target), old.wired.get(name) if old else None)
+               for name, host in files.items()]
+    plan = Plan(target, records.Record(target=str(target)), old, None, changes, uninstall=True)
+    if old is None:
+        if target.exists():
+            plan.notes.append(f"{target}: no hookmux install record; removed hookmux's entries only")
+        return plan
+    for rel, sha in old.files.items():
+        path = target / rel
+        current = tree.read_regular(path)
+        if current is None:
+            continue
+        if records.sha256(current) == sha:
+            plan.removals.append(rel)
+        else:
+            plan.kept.append(rel)
+            plan.notes.append(f"{path}: edited since hookmux installed it; left in place")
+    for rel, legacy in old.legacy.items():
+        if rel in plan.kept or not os.path.lexists(target / legacy):
+            plan.notes.append(f"{target / legacy}: not restored to {target / rel}; do it by hand")
+            continue
+        plan.restores[legacy] = rel
+    return plan
+
+
+# ---------------------------------------------------------------- showing
+
+
+def _diff(name: str, old: bytes | None, new: bytes | None) -> str:
+    def lines(data):
+        return [] if data is None else data.decode("utf-8", "replace").splitlines(keepends=True)
+
+    out = "".join(difflib.unified_diff(lines(old), lines(new), fromfile=name if old is not None else "/dev/null",
+                                       tofile=name if new is not None else "/dev/null"))
+    return out if out.endswith("\n") or not out else out + "\n"
+
+
+def describe(plan: Plan, out: TextIO) -> None:
+    target = plan.target
+    if plan.tree is not None:
+        tp = plan.tree
+        for rel, legacy in tp.moves.items():
+            out.write(f"move   {target / rel} -> {target / legacy}\n")
+        for rel in tp.backups:
+            out.write(f"backup {target / rel}\n")
+        for rel in tp.writes:
+            out.write(f"write  {target / rel}\n")
+        for rel in tp.deletes:
+            out.write(f"delete {target / rel}\n")
+        if plan.old_record is None or plan.record.to_bytes() != records.path_of(target).read_bytes():
+            out.write(f"write  {records.path_of(target)}\n")
+    for rel in plan.removals:
+        out.write(f"delete {target / rel}\n")
+    for legacy, rel in plan.restores.items():
+        out.write(f"move   {target / legacy} -> {target / rel}\n")
+    if plan.uninstall and plan.old_record is not None:
+        out.write(f"delete {records.path_of(target)}\n")
+    for change in plan.wiring:
+        if change.changed:
+            out.write(_diff(str(change.path), change.old, change.new))
+
+
+# ---------------------------------------------------------------- applying
+
+
+def _apply_wiring(journal: Journal, change: FileChange) -> None:
+    if not change.changed:
+        return
+    if change.new is None:
+        journal.delete(change.path)
+        return
+    if change.backup:
+        journal.backup(change.path)
+    journal.write(change.path, change.new)
+
+
+def _validate(target: Path) -> list[str]:
+    from hookmux.validation import validate_manifest
+
+    errors, warnings = validate_manifest(target / tree.MANIFEST, hooks_root=str(target))
+    for warning in warnings:
+        sys.stderr.write(f"hookmux: warning: {warning}\n")
+    return list(errors)
+
+
+def apply_install(plan: Plan, journal: Journal) -> None:
+    target, tp = plan.target, plan.tree
+    for parent in ["."] + sorted(tp.new_dirs):
+        journal.mkdirs(target / parent)
+    for rel, legacy in tp.moves.items():
+        journal.move(target / rel, target / legacy)
+    for rel in tp.backups:
+        if (target / rel).is_file():
+            journal.backup(target / rel)
+    for rel, want in tp.writes.items():
+        journal.write(target / rel, want.data, want.mode)
+    for rel in tp.deletes:
+        journal.delete(target / rel)
+    errors = _validate(target)
+    if errors:
+        raise InstallError("the installed manifest is invalid:\n  " + "\n  ".join(errors))
+    for change in plan.wiring:
+        _apply_wiring(journal, change)
+    data = plan.record.to_bytes()
+    record_path = records.path_of(target)
+    if not record_path.is_file() or record_path.read_bytes() != data:
+        journal.write(record_path, data, 0o644)
+
+
+def _pycache_of(target: Path, rels: list[str]) -> list[Path]:
+    """Bytecode the hooks' own imports left beside the installed modules."""
+    out = []
+    for rel in rels:
+        if not rel.endswith(".py"):
+            continue
+        cache = (target / rel).parent / "__pycache__"
+        stem = Path(rel).stem + "."
+        try:
+            out += [cache / n for n in os.listdir(cache) if n.startswith(stem) and n.endswith(".pyc")]
+        except OSError:
+            continue
+    return out
+
+
+def apply_uninstall(plan: Plan, journal: Journal) -> None:
+    target = plan.target
+    for change in plan.wiring:
+        _apply_wiring(journal, change)
+    if plan.old_record is None:
+        _remove_created_dirs(plan, journal)
+        return
+    for pyc in _pycache_of(target, plan.removals):
+        journal.delete(pyc)
+    for rel in plan.removals:
+        journal.delete(target / rel)
+    for legacy, rel in plan.restores.items():
+        if not os.path.lexists(target / rel):
+            journal.move(target / legacy, target / rel)
+    journal.delete(records.path_of(target))
+    dirs = sorted(set(plan.old_record.dirs), key=lambda d: (-len(Path(d).parts), d))
+    for rel in dirs:
+        folder = target / rel
+        journal.rmdir_if_empty(folder / "__pycache__")
+        journal.rmdir_if_empty(folder)
+    _remove_created_dirs(plan, journal)
+
+
+def _remove_created_dirs(plan: Plan, journal: Journal) -> None:
+    for change in plan.wiring:
+        if change.changed and change.new is None:
+            for folder in change.info.get("created_dirs", []):
+                journal.rmdir_if_empty(Path(folder))
+
+
+def execute(plan: Plan, out: TextIO, err: TextIO) -> int:
+    journal = Journal()
+    try:
+        if plan.uninstall:
+            apply_uninstall(plan, journal)
+        else:
+            apply_install(plan, journal)
+    except BaseException as exc:
+        failures = journal.rollback()
+        message = str(exc) if isinstance(exc, (InstallError, JsonFileError)) else _describe_error(exc)
+        err.write(f"hookmux: {message}\nhookmux: nothing was changed\n" if not failures else
+                  f"hookmux: {message}\nhookmux: rollback incomplete:\n  " + "\n  ".join(failures) + "\n")
+        if not isinstance(exc, Exception):
+            raise
+        return 1
+    for note in plan.notes:
+        err.write(f"hookmux: {note}\n")
+    return 0
+
+
+def _describe_error(exc: BaseException) -> str:
+    if isinstance(exc, OSError):
+        where = f"{exc.filename}: " if exc.filename else ""
+        return f"{where}{exc.strerror or exc}"
+    return f"{type(exc).__name__}: {exc}"

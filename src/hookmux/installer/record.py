@@ -1,0 +1,78 @@
+"""``<target>/.hookmux-installed.json``: what hookmux installed, wired and created there.
+
+It holds no timestamps, so a second install with nothing changed rewrites nothing.
+"""
+from __future__ import annotations
+
+import hashlib
+import json
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from hookmux.installer.jsonfile import JsonFileError
+
+NAME = ".hookmux-installed.json"
+FORMAT = 1
+
+
+def sha256(data: bytes) -> str:
+    return hashlib.sha256(data).hexdigest()
+
+
+@dataclass
+class Record:
+    target: str
+    hookmux: str = ""
+    python: str = ""
+    files: dict[str, str] = field(default_factory=dict)  # rel path -> sha256 of what was installed
+    legacy: dict[str, str] = field(default_factory=dict)  # rel path -> where the user's file was kept
+    dirs: list[str] = field(default_factory=list)  # folders hookmux created ("." = the target)
+    agents_dirs: list[str] = field(default_factory=list)
+    source: str = ""  # the hooks tree installed from, when not the package's own
+    wired: dict[str, dict] = field(default_factory=dict)  # file -> {host, created_file, created}
+
+    def to_bytes(self) -> bytes:
+        body = {
+            "format": FORMAT,
+            "hookmux": self.hookmux,
+            "target": self.target,
+            "python": self.python,
+            "files": dict(sorted(self.files.items())),
+            "legacy": dict(sorted(self.legacy.items())),
+            "dirs": sorted(set(self.dirs)),
+            "agents_dirs": list(self.agents_dirs),
+            "source": self.source,
+            "wired": {k: self.wired[k] for k in sorted(self.wired)},
+        }
+        return (json.dumps(body, indent=2) + "\n").encode()
+
+
+def path_of(target: Path) -> Path:
+    return target / NAME
+
+
+def load(target: Path) -> Record | None:
+    path = path_of(target)
+    try:
+        raw = path.read_bytes()
+    except FileNotFoundError:
+        return None
+    except OSError as exc:
+        raise JsonFileError(f"{path}: cannot read ({exc.strerror})") from None
+    try:
+        body = json.loads(raw)
+        if not isinstance(body, dict) or body.get("format") != FORMAT:
+            raise ValueError("unknown format")
+        return Record(
+            target=str(body.get("target") or target),
+            hookmux=str(body.get("hookmux", "")),
+            python=str(body.get("python", "")),
+            files={str(k): str(v) for k, v in dict(body.get("files") or {}).items()},
+            legacy={str(k): str(v) for k, v in dict(body.get("legacy") or {}).items()},
+            dirs=[str(d) for d in body.get("dirs") or []],
+            agents_dirs=[str(d) for d in body.get("agents_dirs") or []],
+            source=str(body.get("source") or ""),
+            wired={str(k): dict(v) for k, v in dict(body.get("wired") or {}).items()},
+        )
+    except (ValueError, TypeError, AttributeError) as exc:
+        raise JsonFileError(f"{path}: not a hookmux install record ({exc}); move it away to continue") from None

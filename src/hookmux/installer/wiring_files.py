@@ -1,0 +1,39 @@
+"""The host files hookmux wires: a Claude Code settings file and a Copilot hooks file."""
+from __future__ import annotations
+
+import os
+from dataclasses import dataclass
+from pathlib import Path
+
+from hookmux.installer import entries, merge
+
+COPILOT_FILE = "hookmux.json"
+
+
+@dataclass(frozen=True)
+class Host:
+    name: str
+    dialect: merge.Dialect
+    wanted: object  # (manifest, target, python) -> list[Entry]
+
+    def trivially_empty(self, data: dict) -> bool:
+        """Nothing left but what hookmux itself put in a file it created."""
+        rest = dict(data)
+        if self.dialect.versioned and rest.get("version") == 1:
+            rest.pop("version")
+        if rest.get("hooks") == {}:
+            rest.pop("hooks")
+        return rest == {}
+
+
+CLAUDE = Host("claude", merge.CLAUDE, entries.claude_entries)
+COPILOT = Host("copilot", merge.COPILOT, entries.copilot_entries)
+HOSTS = {"claude": CLAUDE, "copilot": COPILOT}
+
+
+def absolute(path: os.PathLike | str) -> Path:
+    return Path(os.path.abspath(os.path.expanduser(str(path))))
+
+
+def copilot_file(folder: os.PathLike | str) -> Path:
+    return absolute(folder) / COPILOT_FILE

@@ -1,0 +1,74 @@
+"""Every registry row: one exact positive and one close legitimate non-match through the real
+script, plus more variants through the matcher itself."""
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from conftest import hermetic_env, one_json_line, run_hook
+from contraindication_cases import (
+    CHECK, REGISTRY, ROW_CASES, claude_payload, load_check, registry_rows, tool_for,
+)
+from hookmux.contraindications import check_registry
+
+ROWS = {row["id"]: row for row in registry_rows()}
+check = load_check()
+LOADED = check.load_rows()
+
+
+def matched_ids(command, tool="Bash"):
+    return [row["id"] for row in check.matching_rows(LOADED, tool, json.dumps({"command": command, "description": "d"}))]
+
+
+def test_shipped_registry_is_valid_and_has_enough_rows():
+    assert check_registry(REGISTRY) == []
+    assert len(ROWS) >= 12
+    assert len(LOADED) == len(ROWS)
+
+
+def test_every_row_has_test_cases():
+    assert set(ROW_CASES) == set(ROWS)
+
+
+@pytest.mark.parametrize("row_id", sorted(ROW_CASES))
+def test_exact_positive_emits_id_harm_and_alternative(row_id, tmp_path):
+    row = ROWS[row_id]
+    command = ROW_CASES[row_id][0]
+    result = run_hook(CHECK, ["PreToolUse"], claude_payload(command, tool=tool_for(row_id)), hermetic_env(tmp_path))
+    assert result.returncode == 0 and result.stderr == b""
+    context = one_json_line(result.stdout)["hookSpecificOutput"]["additionalContext"]
+    assert f"- {row_id}: {row['harm']} Safer: {row['safe_alternative']}" in context
+
+
+@pytest.mark.parametrize("row_id", sorted(ROW_CASES))
+def test_close_legitimate_command_is_silent(row_id, tmp_path):
+    command = ROW_CASES[row_id][1]
+    result = run_hook(CHECK, ["PreToolUse"], claude_payload(command, tool=tool_for(row_id)), hermetic_env(tmp_path))
+    assert (result.returncode, result.stdout, result.stderr) == (0, b"", b"")
+
+
+@pytest.mark.parametrize(
+    "row_id,command",
+    [(row_id, command) for row_id, case in sorted(ROW_CASES.items()) for command in case[2]],
+)
+def test_more_positives(row_id, command):
+    assert row_id in matched_ids(command, tool_for(row_id))
+
+
+@pytest.mark.parametrize(
+    "row_id,command",
+    [(row_id, command) for row_id, case in sorted(ROW_CASES.items()) for command in case[3]],
+)
+def test_more_non_matches(row_id, command):
+    assert row_id not in matched_ids(command, tool_for(row_id))
+
+
+def test_a_full_command_inside_quotes_still_matches():
+    # `bash -c "..."` runs what is quoted, so a whole command inside quotes counts (documented limit).
+    assert matched_ids('bash -c "git reset --hard"') == ["GIT-RESET-HARD"]
+
+
+def test_shell_rows_ignore_other_tools():
+    for row_id, case in ROW_CASES.items():
+        assert matched_ids(case[0], "Write") == [], row_id

@@ -1,0 +1,52 @@
+"""Fixtures for the e2e suite (helpers live in e2e_support.py).
+
+Each test gets a fresh HOME and a project folder (a git repo), installs hookmux the
+way a user does, runs one real CLI in ``-p`` mode against a loopback model server
+and reads back what the model was sent. Missing binaries skip locally and fail
+under ``CI=true``; ``bash tests/e2e/install-clis.sh`` installs them.
+"""
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+
+import pytest
+
+from e2e_model_server import ModelServer
+from e2e_support import INSTALL_COMMAND, Cli, Sandbox, find_cli, pinned_versions, unavailable
+
+
+@pytest.fixture(scope="session")
+def claude_cli() -> Cli:
+    return find_cli("claude", "@anthropic-ai/claude-code", "claude", "HOOKMUX_E2E_CLAUDE_VERSION", "{} (Claude Code)")
+
+
+@pytest.fixture(scope="session")
+def copilot_cli() -> Cli:
+    return find_cli("copilot", "@github/copilot", "copilot", "HOOKMUX_E2E_COPILOT_VERSION", "Copilot CLI {}.")
+
+
+@pytest.fixture(scope="session")
+def hookmux_installer(tmp_path_factory) -> None:
+    """``hookmux install`` must work in a scratch HOME before any host is driven."""
+    home = tmp_path_factory.mktemp("install-probe")
+    proc = subprocess.run(
+        [sys.executable, "-m", "hookmux.cli", "install", "--target", str(home / ".claude" / "hooks"),
+         "--settings", str(home / ".claude" / "settings.json")],
+        capture_output=True, text=True, timeout=120, env={"PATH": os.environ.get("PATH", ""), "HOME": str(home)},
+    )
+    if proc.returncode != 0:
+        unavailable(f"`hookmux install` fails in a scratch HOME: {(proc.stderr or proc.stdout).strip()[-400:]}")
+
+
+@pytest.fixture
+def sandbox(tmp_path, hookmux_installer):
+    with ModelServer() as server:
+        yield Sandbox(tmp_path, server)
+
+
+def pytest_report_header(config):
+    pins = pinned_versions()
+    return (f"e2e hosts: Claude Code {pins['HOOKMUX_E2E_CLAUDE_VERSION']}, "
+            f"Copilot CLI {pins['HOOKMUX_E2E_COPILOT_VERSION']} (install: {INSTALL_COMMAND})")

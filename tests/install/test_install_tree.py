@@ -1,0 +1,144 @@
+"""The installed hooks tree: what is copied, the user's other files, .legacy, rollback, status."""
+from __future__ import annotations
+
+import json
+import os
+
+import pytest
+
+from install_helpers import Home, make_source, snapshot
+
+
+@pytest.fixture
+def h(tmp_path):
+    h = Home(tmp_path)
+    h.write_settings()
+    return h
+
+
+def _tree_files(root):
+    return sorted(str(p.relative_to(root)) for p in root.rglob("*") if p.is_file())
+
+
+def test_the_tree_is_copied_without_bytecode_and_the_manifest_points_at_the_target(h):
+    (h.source / "skill-redirect" / "__pycache__").mkdir(exist_ok=True)
+    (h.source / "skill-redirect" / "__pycache__" / "x.cpython-311.pyc").write_bytes(b"junk")
+    h.install()
+    installed = _tree_files(h.target)
+    shipped = _tree_files(h.source)
+    assert installed == sorted([f for f in shipped if "__pycache__" not in f] + [".hookmux-installed.json"])
+    manifest = json.loads((h.target / "_dispatch" / "manifest.json").read_text())
+    assert manifest["hooks_root"] == str(h.target)
+    record = json.loads((h.target / ".hookmux-installed.json").read_text())
+    assert set(record["files"]) == {f for f in installed if f != ".hookmux-installed.json"}
+
+
+def test_a_foreign_file_is_kept_as_legacy_and_restored_by_uninstall(h):
+    mine = h.target / "_common" / "state.py"
+    mine.parent.mkdir(parents=True)
+    mine.write_text("# the user's own helper\n")
+    other = h.target / "notify.sh"
+    other.write_text("#!/bin/sh\n")
+    h.install()
+    assert (h.target / "_common" / "state.py.legacy").read_text() == "# the user's own helper\n"
+    assert mine.read_bytes() == (h.source / "_common" / "state.py").read_bytes()
+    assert other.read_text() == "#!/bin/sh\n"
+    status = h.hookmux("status", "--target", str(h.target), "--settings", str(h.settings))
+    assert "_common/state.py.legacy" in status.stdout
+    h.uninstall()
+    assert mine.read_text() == "# the user's own helper\n"
+    assert not (h.target / "_common" / "state.py.legacy").exists()
+    assert sorted(_tree_files(h.target)) == ["_common/state.py", "notify.sh"]
+
+
+def test_an_existing_legacy_file_makes_install_refuse(h):
+    (h.target / "_common").mkdir(parents=True)
+    (h.target / "_common" / "state.py").write_text("mine\n")
+    (h.target / "_common" / "state.py.legacy").write_text("older\n")
+    before = snapshot(h.root)
+    result = h.install(check=False)
+    assert result.returncode == 1 and "state.py.legacy already exists" in result.stderr
+    assert snapshot(h.root) == before
+
+
+def test_an_installed_file_the_user_edited_is_backed_up_on_reinstall_and_kept_on_uninstall(h):
+    h.install()
+    edited = h.target / "_dispatch" / "manifest.json"
+    edited.write_text(edited.read_text().replace('"timeout": 8', '"timeout": 7'))
+    status = h.hookmux("status", "--target", str(h.target), "--settings", str(h.settings))
+    assert status.returncode == 1 and "modified: _dispatch/manifest.json" in status.stdout
+    h.install()
+    backups = list(edited.parent.glob("manifest.json.hookmux-backup-*"))
+    assert len(backups) == 1 and '"timeout": 7' in backups[0].read_text()
+    assert '"timeout": 8' in edited.read_text()
+    edited.write_text(edited.read_text().replace('"timeout": 8', '"timeout": 6'))
+    h.uninstall()
+    assert '"timeout": 6' in edited.read_text()  # the user's edit is not deleted
+
+
+def test_validation_failure_after_copy_rolls_everything_back(tmp_path):
+    h = Home(tmp_path)
+    h.write_settings()
+    (h.target).mkdir(parents=True)
+    (h.target / "_dispatch").mkdir()
+    (h.target / "_dispatch" / "dispatch.py").write_text("# an older dispatcher of the user's\n")
+
+    def too_slow(manifest):
+        manifest["events"]["Stop"]["settings_timeout"] = 5  # a row's timeout 8 is above it
+
+    (tmp_path / "bad").mkdir()
+    bad = make_source(tmp_path / "bad", too_slow)
+    before = snapshot(h.root)
+    result = h.hookmux("install", "--target", str(h.target), "--settings", str(h.settings),
+                       "--source", str(bad), "--copilot-hooks-dir", str(h.copilot_dir))
+    assert result.returncode == 1
+    assert "events.Stop.checks[0].timeout" in result.stderr and "nothing was changed" in result.stderr
+    after = snapshot(h.root)
+    after.pop("state", None), after.pop("state/install.lock", None)
+    assert after == before
+
+
+def test_status_reports_what_is_installed_and_what_is_broken(h):
+    result = h.hookmux("status", "--target", str(h.target), "--settings", str(h.settings))
+    assert result.returncode == 1 and "installed: no" in result.stdout
+    h.install("--copilot-hooks-dir", str(h.copilot_dir))
+    result = h.hookmux("status", "--target", str(h.target), "--settings", str(h.settings), "--json")
+    assert result.returncode == 0, result.stdout
+    report = json.loads(result.stdout)
+    assert report["installed"] and report["python_ok"] and report["problems"] == []
+    assert report["files"]["modified"] == [] and report["files"]["outdated"] == []
+    wired = {w["file"]: w for w in report["wired"]}
+    assert {(e["event"], e["role"]) for e in wired[str(h.settings)]["entries"]} == {
+        ("PreToolUse", "dispatch"), ("PreToolUse", "gate"), ("Stop", "dispatch"), ("PostToolBatch", "gate")}
+    assert {(e["event"], e["role"]) for e in wired[str(h.copilot_dir / "hookmux.json")]["entries"]} == {
+        ("preToolUse", "dispatch"), ("preToolUse", "gate"), ("agentStop", "dispatch")}
+
+    (h.target / "skill-redirect" / "skill_redirect.py").unlink()
+    (h.source / "_common" / "state.py").write_text("# a newer package\n")
+    result = h.hookmux("status", "--target", str(h.target), "--settings", str(h.settings))
+    assert result.returncode == 1
+    assert "missing: skill-redirect/skill_redirect.py" in result.stdout
+    assert "outdated: _common/state.py" in result.stdout
+    assert "SCRIPT MISSING" in result.stdout
+
+
+def test_status_flags_a_missing_interpreter(h, tmp_path):
+    fake = tmp_path / "py" / "python3"
+    fake.parent.mkdir()
+    os.symlink(os.path.realpath(os.sys.executable), fake)
+    h.install("--python", str(fake))
+    fake.unlink()
+    result = h.hookmux("status", "--target", str(h.target), "--settings", str(h.settings))
+    assert result.returncode == 1 and "PYTHON MISSING" in result.stdout
+
+
+def test_agents_dir_regenerates_the_installed_registry(h, tmp_path):
+    agents = tmp_path / "agents"
+    (agents / "team").mkdir(parents=True)
+    (agents / "team" / "house-style-editor.md").write_text("---\nname: house-style-editor\n---\n")
+    h.install("--agents-dir", str(agents))
+    registry = (h.target / "skill-redirect" / "known_agents.py").read_text()
+    assert "house-style-editor" in registry and "prompt-writer" in registry
+    assert "house-style-editor" not in (h.source / "skill-redirect" / "known_agents.py").read_text()
+    result = h.hookmux("status", "--target", str(h.target), "--settings", str(h.settings))
+    assert result.returncode == 0, result.stdout

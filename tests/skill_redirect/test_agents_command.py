@@ -1,0 +1,89 @@
+"""`hookmux agents`: list, write and check a known_agents.py from agent directories."""
+from __future__ import annotations
+
+import json
+import shutil
+import subprocess
+from pathlib import Path
+
+from conftest import GATE, PYTHON, REPO, hermetic_env, one_json_line, run_hook
+from hookmux import agents_registry
+
+FIXTURE_AGENTS = Path(__file__).resolve().parent / "fixtures" / "agents"
+REGISTRY = GATE.parent / "known_agents.py"
+
+
+def hookmux(tmp_path, *args, cwd=None, **env_extra):
+    env = hermetic_env(tmp_path, **env_extra)
+    return subprocess.run([PYTHON, "-m", "hookmux.cli", "agents", *map(str, args)], capture_output=True, text=True,
+                          env=env, cwd=cwd or tmp_path, timeout=60)
+
+
+def touch(path: Path) -> None:
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text("---\nname: x\n---\n")
+
+
+def test_shipped_registry_is_up_to_date_with_the_fixture_tree(tmp_path):
+    result = hookmux(tmp_path, FIXTURE_AGENTS, "--check", REGISTRY)
+    assert result.returncode == 0, result
+    assert "up to date (41 agent name(s))" in result.stdout
+
+
+def test_lists_the_hosts_agent_dirs_by_default(tmp_path):
+    home, project = tmp_path / "home", tmp_path / "project"
+    touch(home / ".claude" / "agents" / "user-agent.md")
+    touch(project / ".claude" / "agents" / "team" / "project-agent.md")
+    touch(home / ".copilot" / "agents" / "copilot-agent.agent.md")
+    touch(project / ".github" / "agents" / "repo-agent.agent.md")
+    touch(tmp_path / "amp" / "amplifier-bundle" / "agents" / "core" / "amp-agent.md")
+    touch(home / ".claude" / "agents" / "bad name.md")
+    result = hookmux(tmp_path, cwd=project, AMPLIHACK_HOME=str(tmp_path / "amp"))
+    assert result.returncode == 0, result
+    assert result.stdout.split() == ["amp-agent", "copilot-agent", "project-agent", "repo-agent", "user-agent"]
+    assert "skipped" in result.stderr and "'bad name'" in result.stderr
+
+
+def test_output_writes_a_registry_the_gate_uses(tmp_path):
+    gate_dir = tmp_path / "installed" / "skill-redirect"
+    shutil.copytree(GATE.parent, gate_dir, ignore=shutil.ignore_patterns("__pycache__"))
+    agents = tmp_path / "agents"
+    touch(agents / "my-helper.md")
+    result = hookmux(tmp_path, agents, "--shipped", "--output", gate_dir / "known_agents.py")
+    assert result.returncode == 0, result
+    assert "42 agent name(s)" in result.stdout
+    assert agents_registry.read_registry(gate_dir / "known_agents.py") == tuple(sorted({*agents_registry.shipped_names(), "my-helper"}))
+
+    env = hermetic_env(tmp_path, HOOKMUX_SKILLS_PATH=str(tmp_path / "no-skills"))
+    payload = {"toolName": "skill", "toolArgs": {"skill": "my-helper"}}
+    redirected = run_hook(gate_dir / GATE.name, ["preToolUse"], json.dumps(payload), env)
+    assert 'agent_type "my-helper"' in one_json_line(redirected.stdout)["permissionDecisionReason"]
+    assert run_hook(GATE, ["preToolUse"], json.dumps(payload), env).stdout == b""  # unknown to the shipped one
+
+
+def test_output_dash_prints_the_module(tmp_path):
+    result = hookmux(tmp_path, FIXTURE_AGENTS, "--output", "-")
+    assert result.returncode == 0
+    assert result.stdout == REGISTRY.read_text()
+
+
+def test_check_reports_drift(tmp_path):
+    agents = tmp_path / "agents"
+    shutil.copytree(FIXTURE_AGENTS, agents)
+    (agents / "amplihack" / "core" / "tester.md").unlink()
+    touch(agents / "extra" / "newcomer.md")
+    result = hookmux(tmp_path, agents, "--check", REGISTRY)
+    assert result.returncode == 1
+    assert "missing: newcomer" in result.stdout and "extra: tester" in result.stdout
+    missing = hookmux(tmp_path, agents, "--check", tmp_path / "nope.py")
+    assert missing.returncode == 1 and "cannot read" in missing.stdout
+
+
+def test_shipped_flag_alone_reproduces_the_shipped_registry(tmp_path):
+    result = hookmux(tmp_path, tmp_path / "empty", "--shipped", "--check", REGISTRY)
+    assert result.returncode == 0, result
+
+
+def test_cli_lists_the_subcommand():
+    result = subprocess.run([PYTHON, "-m", "hookmux.cli", "--help"], capture_output=True, text=True, cwd=REPO, timeout=60)
+    assert "agents" in result.stdout
