@@ -216,7 +216,8 @@ class _Check:
             if module.split(".", 1)[0] in self.isolate:
                 del sys.modules[module]
         folder = os.path.dirname(self.script)
-        before = set(sys.modules)
+        saved_modules = dict(sys.modules)
+        saved_path = list(sys.path)
         sys.path[:0] = [folder, self.root]
         try:
             spec = importlib.util.spec_from_file_location(name, self.script)
@@ -231,10 +232,12 @@ class _Check:
                     raise
                 spec.loader.exec_module(module)
         finally:
-            for entry in (folder, self.root):
-                if entry in sys.path:
-                    sys.path.remove(entry)
-            _forget_helpers(before, folder)
+            # Whatever the script did to sys.path and sys.modules at import time,
+            # the next script is imported into the same state.
+            sys.path = saved_path + [entry for entry in _SITE_PATHS if entry not in saved_path]
+            for known, loaded in saved_modules.items():
+                sys.modules.setdefault(known, loaded)
+            _forget_helpers(saved_modules, folder)
         main = getattr(module, "main", None)
         if not callable(main):
             raise AttributeError("no main()")
@@ -258,7 +261,7 @@ def _forget_helpers(before, folder):
     """Drop the modules a script imported from its own folder: the script keeps
     its references, and the next check's same-named helper is imported afresh."""
     prefix = folder + os.sep
-    for name in set(sys.modules) - before:
+    for name in set(sys.modules).difference(before):
         path = getattr(sys.modules.get(name), "__file__", None) or ""
         if path.startswith(prefix) and not name.startswith(MODULE_PREFIX):
             del sys.modules[name]
@@ -278,13 +281,18 @@ def _takes_argument(function):
     return positional >= 1 or bool(code.co_flags & 0x04)  # 0x04: *args
 
 
+_SITE_PATHS = []
+
+
 def _enable_site():
     """Load site-packages once, for a check that needs a third-party module under -S."""
     if not sys.flags.no_site or "site" in sys.modules:
         return False
     import site
 
+    before = list(sys.path)
     site.main()
+    _SITE_PATHS.extend(entry for entry in sys.path if entry not in before)
     return True
 
 

@@ -29,6 +29,8 @@ NAMESPACE = "contraindication"
 DEFAULT_TTL = 3600.0
 MAX_FIELD_CHARS = 600
 MAX_CONTEXT_CHARS = 4000
+# Only this much of the serialized input is searched, which bounds the regex work.
+MAX_INPUT_CHARS = 100_000
 ROW_FIELDS = ("id", "tool_pattern", "input_pattern", "harm", "safe_alternative")
 ID_PATTERN = r"[A-Z0-9][A-Z0-9._-]{0,63}"
 
@@ -77,7 +79,8 @@ def advise(stdin_text, registry_path=REGISTRY):
     tool_name = _tool_name(payload)
     if not tool_name:
         return ""
-    rows = matching_rows(load_rows(registry_path), tool_name, json.dumps(_tool_input(payload)))
+    serialized = json.dumps(_tool_input(payload))[:MAX_INPUT_CHARS]
+    rows = matching_rows(load_rows(registry_path), tool_name, serialized)
     if not rows:
         return ""
     ids = [row["id"] for row in rows]

@@ -240,3 +240,29 @@ def test_thirty_two_standalone_processes_emit_exactly_once(env):
     assert sum(1 for out, _ in outputs if out) == 1
     data = json.loads(open(seen_file(env, "race")).read())
     assert set(data["seen"]) == {"GIT-FORCE-PUSH-MAIN"}
+
+
+HEREDOC = "cat > notes.md <<'EOF'\n" + "Use git push and git reset with rm -r and curl.\n" * 2000 + "EOF"
+
+
+@pytest.mark.parametrize(
+    "command",
+    [HEREDOC, 'echo "' + "git commit " * 20000 + '"', "git " * 300000, "rm -r " * 50000],
+    ids=["heredoc-100KB", "quoted-200KB", "one-line-1MB", "rm-300KB"],
+)
+def test_large_commands_finish_silently(env, command):
+    # The patterns' scans are bounded and only the first 100,000 serialized characters
+    # are searched; the subprocess timeout is a liveness bound, not a speed assertion.
+    result = run_hook(CHECK, ["PreToolUse"], claude_payload(command), env, timeout=60)
+    assert (result.returncode, result.stdout, result.stderr) == (0, b"", b"")
+
+
+def test_hazard_before_a_large_heredoc_is_found(env):
+    assert "GIT-RESET-HARD" in context_of(run(claude_payload("git reset --hard && " + HEREDOC), env))
+
+
+def test_copilot_example_payload(env):
+    stdout = run((REPO / "examples" / "copilot-pretooluse-bash-reset-clean.json").read_bytes(), env)
+    line = one_json_line(stdout)
+    assert set(line) == {"additionalContext"}
+    assert "GIT-RESET-HARD, GIT-CLEAN-IGNORED" in line["additionalContext"]

@@ -2,6 +2,7 @@
 from, and ``hookmux`` run as a subprocess with a temporary HOME."""
 from __future__ import annotations
 
+import importlib.util
 import json
 import os
 import shutil
@@ -9,7 +10,18 @@ import subprocess
 import sys
 from pathlib import Path
 
-from conftest import HOOKS, REPO, hermetic_env
+
+def _root_conftest():
+    """tests/conftest.py by path: ``from conftest import`` may find another folder's conftest."""
+    path = Path(__file__).resolve().parents[1] / "conftest.py"
+    spec = importlib.util.spec_from_file_location("hookmux_tests_conftest", path)
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+_shared = _root_conftest()
+HOOKS, REPO, hermetic_env = _shared.HOOKS, _shared.REPO, _shared.hermetic_env
 
 USER_SETTINGS = """{
   "$schema": "https://json.schemastore.org/claude-code-settings.json",

@@ -11,8 +11,7 @@ from pathlib import Path
 
 import pytest
 
-from conftest import REPO
-from install_helpers import Home, snapshot
+from install_helpers import REPO, Home, snapshot
 
 NOBODY = 65534
 
