@@ -23,6 +23,9 @@ COPILOT_TOOLS = (
     "read_bash", "write_bash", "stop_bash", "list_bash", "powershell", "web_fetch", "report_intent",
 )
 KNOWN_TOOLS = tuple(dict.fromkeys(CLAUDE_TOOLS + COPILOT_TOOLS))
+# Copilot's own tool names, as its loader of a Claude-format settings file matches them.
+COPILOT_RAW_TOOLS = {"bash": "Bash", "view": "Read", "create": "Write", "edit": "Edit",
+                     "task": "Agent", "skill": "Skill", "grep": "Grep", "glob": "Glob"}
 TOOL_EVENTS = ("PreToolUse", "PostToolUse", "PostToolBatch")
 # Events whose hooks run before the host goes on: a slow row delays the user.
 WAITING_EVENTS = ("PreToolUse", "UserPromptSubmit")
@@ -107,6 +110,13 @@ def _check_event(event: str, entry: dict, root: Path, errors: list[str], warning
         except re.error as exc:
             errors.append(f"events.{event}.settings_matcher: does not compile: {exc}")
     outer = [t for t in KNOWN_TOOLS if settings_matcher_catches(settings_matcher, t)]
+    missed = [raw for raw, mapped in COPILOT_RAW_TOOLS.items()
+              if mapped in outer and not settings_matcher_catches(settings_matcher, raw)]
+    if missed:
+        warnings.append(
+            f"events.{event}.settings_matcher: {settings_matcher!r} misses Copilot's {', '.join(missed)} "
+            f"when Copilot loads a Claude-format settings file (its matching is case-sensitive)"
+        )
     seen_names: dict[str, int] = {}
     for index, row in enumerate(entry["checks"]):
         where = f"events.{event}.checks[{index}]"

@@ -94,3 +94,11 @@ def test_missing_hooks_root_folder(tmp_path):
     path.write_text(json.dumps(data))
     result = validate(str(path))
     assert result.returncode == 1 and "error: hooks_root:" in result.stdout
+
+
+def test_settings_matcher_that_misses_copilots_lower_case_names_warns(tmp_path):
+    result = validate(str(write(tmp_path, [{"name": "a", "script": "a/check.py"}], settings_matcher="Bash")))
+    assert result.returncode == 0
+    assert "warning: events.PreToolUse.settings_matcher: 'Bash' misses Copilot's bash" in result.stdout
+    result = validate(str(write(tmp_path, [{"name": "a", "script": "a/check.py"}], settings_matcher="Bash|bash")))
+    assert "warning" not in result.stdout
