@@ -152,11 +152,15 @@ def matching_rows(rows, tool_name, serialized_input):
     """Rows whose tool_pattern finds ``tool_name`` and whose input_pattern finds the input (AND, ignoring case)."""
     matched = []
     seen_ids = set()
+    lowered = serialized_input.lower()
     for row in rows:
         if row["id"] in seen_ids:
             continue
         try:
             if not re.search(row["tool_pattern"], tool_name, re.IGNORECASE | re.ASCII):
+                continue
+            words = leading_words(row["input_pattern"])
+            if words and not any(word in lowered for word in words):
                 continue
             if not re.search(row["input_pattern"], serialized_input, re.IGNORECASE | re.ASCII):
                 continue
@@ -165,6 +169,71 @@ def matching_rows(rows, tool_name, serialized_input):
         seen_ids.add(row["id"])
         matched.append(row)
     return matched
+
+
+_WORD_CHARS = frozenset("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_-")
+_FLAG_CHARS = frozenset("aiLmsux-")
+
+
+def leading_words(pattern):
+    """Words one of which every match of ``pattern`` contains, or None when that is not evident.
+
+    Compiling a pattern costs far more than a substring test, so a row whose
+    pattern starts with ``\\bword`` or ``\\b(?:word|word)`` and has no top-level
+    ``|`` is compiled only when one of its words occurs in the input.
+    """
+    if not pattern.startswith("\\b") or _top_level_alternation(pattern):
+        return None
+    if pattern.startswith("(?:", 2):
+        end = pattern.find(")", 5)
+        words = pattern[5:end].split("|") if end > 0 else []
+        tail = pattern[end + 1 : end + 2] if end > 0 else "?"
+    else:
+        end = 2
+        while end < len(pattern) and pattern[end] in _WORD_CHARS:
+            end += 1
+        words, tail = [pattern[2:end]], pattern[end : end + 1]
+        if tail and tail in "?*{":
+            words = [words[0][:-1]]
+            tail = ""
+    if tail and tail in "?*{" or not words or not all(word and set(word) <= _WORD_CHARS for word in words):
+        return None
+    return [word.lower() for word in words]
+
+
+def _top_level_alternation(pattern):
+    """True when ``pattern`` has a ``|`` outside any group, or uses verbose mode (then: unknown)."""
+    depth = 0
+    index = 0
+    length = len(pattern)
+    while index < length:
+        char = pattern[index]
+        if char == "\\":
+            index += 2
+            continue
+        if char == "[":
+            index += 1
+            if pattern[index : index + 1] == "^":
+                index += 1
+            if pattern[index : index + 1] == "]":
+                index += 1
+            while index < length and pattern[index] != "]":
+                index += 2 if pattern[index] == "\\" else 1
+        elif char == "(":
+            depth += 1
+            flags = pattern[index + 1 : index + 2] == "?" and pattern[index + 2 :]
+            if flags:
+                run = 0
+                while run < len(flags) and flags[run] in _FLAG_CHARS:
+                    run += 1
+                if "x" in flags[:run]:
+                    return True
+        elif char == ")":
+            depth -= 1
+        elif char == "|" and depth <= 0:
+            return True
+        index += 1
+    return False
 
 
 def _ttl():

@@ -101,4 +101,4 @@ def test_settings_matcher_that_misses_copilots_lower_case_names_warns(tmp_path):
     assert result.returncode == 0
     assert "warning: events.PreToolUse.settings_matcher: 'Bash' misses Copilot's bash" in result.stdout
     result = validate(str(write(tmp_path, [{"name": "a", "script": "a/check.py"}], settings_matcher="Bash|bash")))
-    assert "warning" not in result.stdout
+    assert "warning:" not in result.stdout

@@ -72,3 +72,40 @@ def test_a_full_command_inside_quotes_still_matches():
 def test_shell_rows_ignore_other_tools():
     for row_id, case in ROW_CASES.items():
         assert matched_ids(case[0], "Write") == [], row_id
+
+
+@pytest.mark.parametrize(
+    "pattern,words",
+    [
+        (r"\bgit\b\s+push", ["git"]),
+        (r"\bGits?x", ["git"]),
+        (r"\bgit{0}", ["gi"]),
+        (r"\b(?:Docker|podman)\b", ["docker", "podman"]),
+        (r"\bx[|]y", ["x"]),
+        (r"\bx\|y", ["x"]),
+        (r"\bgit(a|b)", ["git"]),
+        (r"\bgit|foo", None),
+        (r"(?:\bgit|foo)", None),
+        (r"\b(?:a|b)?x", None),
+        (r"\b(?:a|b(?:c))", None),
+        (r"\bgit[^]|]|y", None),
+        (r"(?x)\bgit", None),
+        (r"\bgit(?x: | foo)", None),
+        (r"\b", None),
+        (r"git\b", None),
+    ],
+)
+def test_leading_words_are_only_claimed_when_certain(pattern, words):
+    assert check.leading_words(pattern) == words
+
+
+def test_word_gate_never_changes_a_result():
+    import re
+
+    commands = [c for case in ROW_CASES.values() for c in (case[0], case[1], *case[2], *case[3])]
+    commands += ["ls -la", "GIT RESET --HARD", "echo rm", "Terraform Destroy"]
+    for row in LOADED:
+        for command in commands:
+            serialized = json.dumps({"command": command})
+            expected = bool(re.search(row["input_pattern"], serialized, re.IGNORECASE | re.ASCII))
+            assert bool(check.matching_rows([row], "Bash" if "Bash" in row["tool_pattern"] else "PowerShell", serialized)) == expected, (row["id"], command)

@@ -142,3 +142,26 @@ def test_agents_dir_regenerates_the_installed_registry(h, tmp_path):
     assert "house-style-editor" not in (h.source / "skill-redirect" / "known_agents.py").read_text()
     result = h.hookmux("status", "--target", str(h.target), "--settings", str(h.settings))
     assert result.returncode == 0, result.stdout
+
+
+def test_installing_into_the_source_tree_is_refused(h):
+    before = snapshot(h.root)
+    result = h.hookmux("install", "--target", str(h.source), "--settings", str(h.settings),
+                       "--source", str(h.source))
+    assert result.returncode == 1 and "inside the hooks tree" in result.stderr
+    assert snapshot(h.root) == before
+
+
+def test_two_targets_wired_into_one_settings_file_are_reported_and_kept_apart(h):
+    other = h.home / "other-hooks"
+    h.install()
+    result = h.hookmux("install", "--target", str(other), "--settings", str(h.settings),
+                       "--source", str(h.source), check=True)
+    assert f"also runs hookmux installed in {h.target}" in result.stderr
+    status = h.hookmux("status", "--target", str(other), "--settings", str(h.settings))
+    assert "OTHER TARGET" in status.stdout
+    h.hookmux("uninstall", "--target", str(other), "--settings", str(h.settings), check=True)
+    data = json.loads(h.settings.read_text())
+    commands = [hook["command"] for groups in data["hooks"].values() for g in groups for hook in g["hooks"]]
+    assert any(str(h.target) in c for c in commands) and not any(str(other) in c for c in commands)
+    assert not other.exists()

@@ -12,8 +12,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TextIO
 
-from hookmux import __version__
-from hookmux.installer import atomic, jsonfile, merge, record as records, tree
+from hookmux import __version__, resources
+from hookmux.installer import atomic, commands, jsonfile, merge, record as records, tree
 from hookmux.installer.journal import Journal
 from hookmux.installer.jsonfile import JsonFileError
 from hookmux.installer.wiring_files import CLAUDE, COPILOT, HOSTS, Host, copilot_file
@@ -33,6 +33,7 @@ class FileChange:
     new: bytes | None  # None: delete the file
     backup: bool = False  # the file holds none of hookmux's entries yet: back it up first
     info: dict = field(default_factory=dict)  # the record's "wired" entry after the change
+    others: list[str] = field(default_factory=list)  # targets of other installs wired in this file
 
     @property
     def changed(self) -> bool:
@@ -85,12 +86,20 @@ def plan_wiring(path: Path, host: Host, wanted: list, target: str, recorded: dic
     if dirs:
         info["created_dirs"] = dirs
     old = loaded.raw if loaded.exists else None
+    change = _change(path, host, loaded, new_data, wanted, target, info, old)
+    change.others = sorted({parsed.target for _, _, parsed in merge.find_any(loaded.data, host.dialect)
+                            if not commands.same_target(parsed.target, target)})
+    return change
+
+
+def _change(path: Path, host: Host, loaded: jsonfile.JsonFile, new_data: dict, wanted: list, target: str,
+            info: dict, old: bytes | None) -> FileChange:
     if not wanted:
         if not loaded.exists:
             return FileChange(path, host, None, None, info=info)
         if new_data == loaded.data:
             return FileChange(path, host, old, old, info=info)
-        if created_file and host.trivially_empty(new_data):
+        if info["created_file"] and host.trivially_empty(new_data):
             return FileChange(path, host, old, None, info=info)
         return FileChange(path, host, old, _restored_bytes(path, new_data) or loaded.render(new_data), info=info)
     if loaded.exists and new_data == loaded.data:
@@ -136,6 +145,9 @@ class Plan:
 
 def plan_install(target: Path, settings: Path | None, copilot_dir: Path | None, python: str,
                  agents_dirs: list[str], source: Path | None = None) -> Plan:
+    tree_root = (source or resources.hooks_tree()).resolve()
+    if target.resolve() == tree_root or tree_root in target.resolve().parents:
+        raise InstallError(f"{target}: is inside the hooks tree hookmux installs from ({tree_root})")
     old = records.load(target)
     wanted = tree.wanted_files(str(target), agents_dirs, source)
     tp = tree.plan(target, wanted, old)
@@ -155,6 +167,7 @@ def plan_install(target: Path, settings: Path | None, copilot_dir: Path | None, 
                              new.wired.get(str(path)))
         new.wired[str(path)] = change.info
         changes.append(change)
+        tp.notes += [f"{path}: also runs hookmux installed in {other}" for other in change.others]
     return Plan(target, new, old, tp, changes, notes=list(tp.notes))
 
 
