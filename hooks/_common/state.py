@@ -19,6 +19,7 @@ LOCK_TIMEOUT = 5.0
 SEEN_VERSION = 1
 MAX_SEEN_ENTRIES = 1000
 TEMP_GRACE = 60.0
+FUTURE_SLACK = 60.0
 
 
 class LockTimeout(OSError):
@@ -169,10 +170,21 @@ def _unlock(fd):
 
 def session_file(namespace, session_id):
     """The seen-map file of one session: named by a digest, never by the raw id."""
-    import hashlib
-
-    digest = hashlib.sha256(session_id.encode("utf-8", "surrogatepass")).hexdigest()[:32]
+    digest = _sha256(session_id.encode("utf-8", "surrogatepass")).hexdigest()[:32]
     return os.path.join(state_dir(), namespace, "seen-%s.json" % digest)
+
+
+def _sha256(data):
+    # CPython's built-in SHA-256 gives the same digest as hashlib's without
+    # loading OpenSSL (~2 ms); hashlib is the fallback elsewhere.
+    try:
+        from _sha2 import sha256  # 3.12+
+    except ImportError:
+        try:
+            from _sha256 import sha256  # 3.11 and older
+        except ImportError:
+            from hashlib import sha256
+    return sha256(data)
 
 
 def mark_seen(namespace, session_id, ids, ttl, now=None):
@@ -186,12 +198,13 @@ def mark_seen(namespace, session_id, ids, ttl, now=None):
     rewritten. Session files idle for longer than ``ttl`` are deleted. Only the
     ids and timestamps are stored.
     """
-    now = time.time() if now is None else float(now)
     ids = list(dict.fromkeys(ids))
     path = session_file(namespace, session_id)
     directory = os.path.dirname(path)
     with file_lock(os.path.join(directory, ".lock")):
-        seen = {key: stamp for key, stamp in _load_seen(path).items() if now - stamp < ttl}
+        now = time.time() if now is None else float(now)
+        # A stamp from the future (the clock was set back) is not trusted.
+        seen = {key: stamp for key, stamp in _load_seen(path).items() if -FUTURE_SLACK <= now - stamp < ttl}
         new = [key for key in ids if key not in seen]
         if new:
             for key in ids:

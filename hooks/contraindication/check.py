@@ -50,12 +50,20 @@ COPILOT_TOOLS = {
 
 def main(argv=None):
     try:
-        output = advise(sys.stdin.read(), _registry_path(argv or []))
+        output = advise(_read_stdin(), _registry_path(argv or []))
         if output:
             sys.stdout.write(output + "\n")
     except Exception:
         pass
     return 0
+
+
+def _read_stdin():
+    try:
+        data = sys.stdin.buffer.read()
+    except AttributeError:
+        return sys.stdin.read()
+    return data.decode("utf-8", "replace")
 
 
 def _registry_path(argv):
@@ -127,7 +135,7 @@ def _session_id(payload):
 
 
 def load_rows(path=REGISTRY):
-    """The registry's usable rows with compiled patterns; malformed rows are skipped."""
+    """The registry's usable rows; malformed ones are skipped (a bad regex is skipped when matching)."""
     try:
         with open(path, "r", encoding="utf-8") as handle:
             document = json.load(handle)
@@ -137,13 +145,15 @@ def load_rows(path=REGISTRY):
     if not isinstance(rows, list):
         return []
     usable = []
+    ids = set()
     for row in rows:
         if not isinstance(row, dict) or row.get("require_bg_active"):
             continue
         if not all(isinstance(row.get(field), str) and row[field].strip() for field in ROW_FIELDS):
             continue
-        if not re.fullmatch(ID_PATTERN, row["id"]):
+        if not re.fullmatch(ID_PATTERN, row["id"]) or row["id"] in ids:
             continue
+        ids.add(row["id"])
         usable.append(row)
     return usable
 
@@ -151,11 +161,8 @@ def load_rows(path=REGISTRY):
 def matching_rows(rows, tool_name, serialized_input):
     """Rows whose tool_pattern finds ``tool_name`` and whose input_pattern finds the input (AND, ignoring case)."""
     matched = []
-    seen_ids = set()
     lowered = serialized_input.lower()
     for row in rows:
-        if row["id"] in seen_ids:
-            continue
         try:
             if not re.search(row["tool_pattern"], tool_name, re.IGNORECASE | re.ASCII):
                 continue
@@ -166,7 +173,6 @@ def matching_rows(rows, tool_name, serialized_input):
                 continue
         except (re.error, RecursionError, OverflowError):
             continue
-        seen_ids.add(row["id"])
         matched.append(row)
     return matched
 
@@ -178,31 +184,61 @@ _FLAG_CHARS = frozenset("aiLmsux-")
 def leading_words(pattern):
     """Words one of which every match of ``pattern`` contains, or None when that is not evident.
 
-    Compiling a pattern costs far more than a substring test, so a row whose
-    pattern starts with ``\\bword`` or ``\\b(?:word|word)`` and has no top-level
-    ``|`` is compiled only when one of its words occurs in the input.
+    Compiling a pattern costs far more than a substring test, so a row is compiled
+    only when its input contains one of these words. They are claimed only when
+    every top-level alternative starts with ``\\bword`` or ``\\b(?:word|word)``
+    (a pattern wrapped whole in ``(?:...)`` counts by its inside).
     """
-    if not pattern.startswith("\\b") or _top_level_alternation(pattern):
+    alternatives = _alternatives(pattern)
+    if not alternatives:
         return None
-    if pattern.startswith("(?:", 2):
-        end = pattern.find(")", 5)
-        words = pattern[5:end].split("|") if end > 0 else []
-        tail = pattern[end + 1 : end + 2] if end > 0 else "?"
+    words = []
+    for alternative in alternatives:
+        found = _leading_words_of(alternative)
+        if not found:
+            return None
+        words.extend(found)
+    return words
+
+
+def _leading_words_of(alternative):
+    if not alternative.startswith("\\b"):
+        return None
+    if alternative.startswith("(?:", 2):
+        end = alternative.find(")", 5)
+        if end < 0:
+            return None
+        words, tail = alternative[5:end].split("|"), alternative[end + 1 : end + 2]
     else:
         end = 2
-        while end < len(pattern) and pattern[end] in _WORD_CHARS:
+        while end < len(alternative) and alternative[end] in _WORD_CHARS:
             end += 1
-        words, tail = [pattern[2:end]], pattern[end : end + 1]
+        words, tail = [alternative[2:end]], alternative[end : end + 1]
         if tail and tail in "?*{":
-            words = [words[0][:-1]]
-            tail = ""
-    if tail and tail in "?*{" or not words or not all(word and set(word) <= _WORD_CHARS for word in words):
+            words, tail = [words[0][:-1]], ""
+    if tail and tail in "?*{" or not all(word and set(word) <= _WORD_CHARS for word in words):
         return None
     return [word.lower() for word in words]
 
 
-def _top_level_alternation(pattern):
-    """True when ``pattern`` has a ``|`` outside any group, or uses verbose mode (then: unknown)."""
+def _alternatives(pattern):
+    """The top-level alternatives of ``pattern``; None in verbose mode (comments and
+    whitespace would need a real parser)."""
+    while True:
+        bars, close_of_first = _scan(pattern)
+        if bars is None:
+            return None
+        if not bars and pattern.startswith("(?:") and close_of_first == len(pattern) - 1:
+            pattern = pattern[3:-1]
+            continue
+        cuts = [-1] + bars + [len(pattern)]
+        return [pattern[cuts[i] + 1 : cuts[i + 1]] for i in range(len(cuts) - 1)]
+
+
+def _scan(pattern):
+    """(positions of top-level ``|``, position of the parenthesis closing one at 0)."""
+    bars = []
+    close_of_first = -1
     depth = 0
     index = 0
     length = len(pattern)
@@ -221,19 +257,20 @@ def _top_level_alternation(pattern):
                 index += 2 if pattern[index] == "\\" else 1
         elif char == "(":
             depth += 1
-            flags = pattern[index + 1 : index + 2] == "?" and pattern[index + 2 :]
-            if flags:
-                run = 0
-                while run < len(flags) and flags[run] in _FLAG_CHARS:
+            if pattern[index + 1 : index + 2] == "?":
+                run = index + 2
+                while run < length and pattern[run] in _FLAG_CHARS:
                     run += 1
-                if "x" in flags[:run]:
-                    return True
+                if "x" in pattern[index + 2 : run]:
+                    return None, -1
         elif char == ")":
             depth -= 1
+            if depth == 0 and close_of_first < 0 and pattern.startswith("("):
+                close_of_first = index
         elif char == "|" and depth <= 0:
-            return True
+            bars.append(index)
         index += 1
-    return False
+    return bars, close_of_first
 
 
 def _ttl():

@@ -20,12 +20,13 @@ CLAUDE_TOOLS = (
 )
 COPILOT_TOOLS = (
     "Bash", "Read", "Write", "Edit", "Agent", "Skill", "Grep", "Glob",
-    "read_bash", "write_bash", "stop_bash", "list_bash", "powershell", "web_fetch", "report_intent",
+    "PowerShell", "read_bash", "write_bash", "stop_bash", "list_bash", "web_fetch", "report_intent",
 )
 KNOWN_TOOLS = tuple(dict.fromkeys(CLAUDE_TOOLS + COPILOT_TOOLS))
 # Copilot's own tool names, as its loader of a Claude-format settings file matches them.
 COPILOT_RAW_TOOLS = {"bash": "Bash", "view": "Read", "create": "Write", "edit": "Edit",
-                     "task": "Agent", "skill": "Skill", "grep": "Grep", "glob": "Glob"}
+                     "task": "Agent", "skill": "Skill", "grep": "Grep", "glob": "Glob",
+                     "powershell": "PowerShell"}
 TOOL_EVENTS = ("PreToolUse", "PostToolUse", "PostToolBatch")
 # Events whose hooks run before the host goes on: a slow row delays the user.
 WAITING_EVENTS = ("PreToolUse", "UserPromptSubmit")

@@ -210,3 +210,16 @@ def test_modules_load_after_package_left_sys_modules(tmp_path):
 def test_unknown_name_raises_attribute_error():
     with pytest.raises(AttributeError):
         _common.no_such_helper
+
+
+def test_session_file_digest_is_sha256_of_the_id(state_root):
+    import hashlib
+
+    expected = hashlib.sha256("sess-é".encode()).hexdigest()[:32]
+    assert os.path.basename(_common.session_file("ns", "sess-é")) == f"seen-{expected}.json"
+
+
+def test_seen_map_distrusts_stamps_from_the_future(state_root):
+    _common.mark_seen("ns", "s", ["A"], ttl=3600, now=10_000)
+    assert _common.mark_seen("ns", "s", ["A"], ttl=3600, now=9_950) == []  # within the slack
+    assert _common.mark_seen("ns", "s", ["A"], ttl=3600, now=5_000) == ["A"]  # clock set back

@@ -182,12 +182,14 @@ def test_malformed_rows_are_skipped_and_good_rows_still_match(env, tmp_path):
         dict(good, id="NEEDS-BG", require_bg_active=True),
         good,
         dict(good, harm="Duplicate id: only the first row counts."),
+        dict(good, id="DUP-2", input_pattern="never-matches-this"),
+        dict(good, id="DUP-2", harm="Second DUP-2 is ignored."),
     ]
     path = tmp_path / "registry.json"
     path.write_text(json.dumps({"version": 1, "rows": rows}))
     context = context_of(run(claude_payload("run danger now"), env, "--registry", str(path)))
     assert "GOOD-1" in context and "H. Safer: A." in context
-    for skipped in ("BAD-REGEX", "BAD-TOOL-REGEX", "NO-HARM", "lower-case id", "NEEDS-BG", "Duplicate id"):
+    for skipped in ("BAD-REGEX", "BAD-TOOL-REGEX", "NO-HARM", "lower-case id", "NEEDS-BG", "Duplicate id", "DUP-2"):
         assert skipped not in context
 
 

@@ -35,7 +35,8 @@ def test_matcher_is_case_sensitive_search(tmp_path):
 
 @pytest.mark.parametrize("copilot, claude", [
     ("bash", "Bash"), ("view", "Read"), ("create", "Write"), ("edit", "Edit"),
-    ("task", "Agent"), ("skill", "Skill"), ("grep", "Grep"), ("glob", "Glob"), ("web_fetch", "web_fetch"),
+    ("task", "Agent"), ("skill", "Skill"), ("grep", "Grep"), ("glob", "Glob"), ("powershell", "PowerShell"),
+    ("web_fetch", "web_fetch"),
 ])
 def test_copilot_tool_names_map_to_claude_names(tmp_path, copilot, claude):
     rows = [{"script": emitter(tmp_path, "a/check.py", "mapped"), "matcher": f"^{claude}$"}]

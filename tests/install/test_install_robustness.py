@@ -32,9 +32,10 @@ def h(tmp_path):
     return h
 
 
-def test_read_only_settings_folder_fails_cleanly(tmp_path):
-    """A folder the user cannot write: exit 1 naming the path, and the copied tree is rolled back.
-    Root ignores permissions, so as root the command runs as nobody."""
+@pytest.mark.parametrize("read_only", ["settings folder", "target parent"])
+def test_read_only_folder_fails_cleanly(read_only):
+    """A folder the user cannot write: exit 1 naming the path, and whatever was done is rolled
+    back. Root ignores permissions, so as root the command runs as nobody."""
     prefix = []
     if os.geteuid() == 0:
         if not shutil.which("setpriv"):
@@ -48,19 +49,25 @@ def test_read_only_settings_folder_fails_cleanly(tmp_path):
             for name in [folder] + [os.path.join(folder, n) for n in dirs + files]:
                 os.lchown(name, NOBODY, NOBODY) if prefix else None
         os.chmod(root, 0o755)
-        os.chmod(h.claude, 0o555)
+        locked = h.claude if read_only == "settings folder" else h.home / "ro"
+        target = h.home / "hooks" if read_only == "settings folder" else h.home / "ro" / "hooks"
+        locked.mkdir(exist_ok=True)
+        os.lchown(locked, NOBODY, NOBODY) if prefix else None
+        os.chmod(locked, 0o555)
         before = _without_lock(snapshot(root))
         result = subprocess.run(
-            [*prefix, sys.executable, "-m", "hookmux.cli", "install", "--target", str(h.home / "hooks"),
+            [*prefix, sys.executable, "-m", "hookmux.cli", "install", "--target", str(target),
              "--settings", str(h.settings), "--source", str(h.source)],
             capture_output=True, text=True, env=h.env, cwd=str(REPO), timeout=120)
         assert result.returncode == 1, result.stdout + result.stderr
-        assert str(h.claude) in result.stderr and "Permission denied" in result.stderr
+        assert str(locked) in result.stderr and "Permission denied" in result.stderr
         assert "nothing was changed" in result.stderr and "Traceback" not in result.stderr
         assert _without_lock(snapshot(root)) == before
-        assert not (h.home / "hooks").exists()
+        assert not target.exists()
     finally:
-        os.chmod(root / "home" / ".claude", 0o755)
+        for folder in (root / "home" / ".claude", root / "home" / "ro"):
+            if folder.exists():
+                os.chmod(folder, 0o755)
         shutil.rmtree(root)
 
 
@@ -107,13 +114,17 @@ def test_a_fault_at_any_write_rolls_everything_back(h, step):
 def test_a_kill_while_writing_settings_leaves_a_valid_file_and_the_next_install_recovers(h):
     original = h.settings.read_bytes()
     writes = len([p for p in h.source.rglob("*") if p.is_file()])
-    # replaces: every tree file, then the settings backup, then the settings file itself
-    env = dict(h.env, HOOKMUX_FAULT=f"replace:kill:{writes + 2}")
+    # replaces: the pending record, every tree file, the settings backup, the settings file
+    env = dict(h.env, HOOKMUX_FAULT=f"replace:kill:{writes + 3}")
     result = h.hookmux("install", "--target", str(h.target), "--settings", str(h.settings),
                        "--source", str(h.source), env=env)
     assert result.returncode == -9
     assert h.settings.read_bytes() == original  # killed before the rename: the old file, whole
-    assert list(h.claude.glob(".settings.json.*.hookmux-tmp"))  # the kill left its temp file
+    assert len(list(h.claude.glob("settings.json.hookmux-backup-*"))) == 1  # the step before got through
+    assert [p.name for p in h.claude.glob(".settings.json.*.hookmux-tmp")
+            if ".hookmux-backup-" not in p.name]  # the kill left the settings' temp file
+    status = h.hookmux("status", "--target", str(h.target), "--settings", str(h.settings))
+    assert status.returncode == 1 and "interrupted" in status.stdout
     h.install()
     assert "skill_redirect.py" in h.settings.read_text()
     assert not list(h.claude.glob(".settings.json.*.hookmux-tmp"))

@@ -15,8 +15,8 @@ import sys
 import threading
 
 import pytest
-from conftest import DISPATCH, PYTHON, hermetic_env, run_hook
 from reliability_support import (
+    DISPATCH, PYTHON, hermetic_env, run_hook,
     CLAUDE_PRE_BASH, assert_dispatcher_output, case, dispatch, emitter, manifest_for, write_json, write_script,
 )
 

@@ -34,7 +34,9 @@ def run(args: argparse.Namespace) -> int:
     except (JsonFileError, transaction.InstallError) as exc:
         err.write(f"hookmux: {exc}\nhookmux: nothing was changed\n")
         return 1
-    if code == 0:
+    if code == 0 and plan.old_record is None and not any(c.changed for c in plan.wiring):
+        out.write(f"hookmux: nothing of hookmux's found for {target}\n")
+    elif code == 0:
         out.write(f"hookmux: uninstalled from {target}\n")
         for change in plan.wiring:
             if change.changed:

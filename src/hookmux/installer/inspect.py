@@ -72,6 +72,8 @@ def status(target: Path, settings: Path | None, copilot_dir: Path | None) -> dic
                             f"{len(files['missing'])} missing, {len(files['modified'])} modified")
         if files["outdated"] or files["not_installed"]:
             problems.append("the package differs from the installed tree; run hookmux install again")
+        if rec.pending:
+            problems.append("an install was interrupted; run hookmux install again")
         if not report["python_ok"]:
             problems.append(f"recorded interpreter {rec.python} is missing")
         try:

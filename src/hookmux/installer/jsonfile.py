@@ -8,6 +8,8 @@ import re
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from hookmux.installer import jsonedit
+
 
 class JsonFileError(Exception):
     """A file hookmux will not edit; the message names the file (and line when known)."""
@@ -26,10 +28,21 @@ class JsonFile:
     path: Path
     exists: bool
     raw: bytes = b""
+    text: str = ""
     data: dict = field(default_factory=dict)
     style: Style = field(default_factory=Style)
 
     def render(self, data: dict) -> bytes:
+        """``data`` as this file's bytes: the file's own text where the data did not change."""
+        if self.exists and self.text.strip():
+            try:
+                text = jsonedit.rewrite(self.text, self.data, data, self.style.indent, self.style.ensure_ascii)
+                if jsonedit.canon(json.loads(text, object_pairs_hook=_reject_duplicates(self.path))) \
+                        == jsonedit.canon(data):
+                    out = text.encode("utf-8")
+                    return b"\xef\xbb\xbf" + out if self.style.bom else out
+            except (ValueError, IndexError, JsonFileError, RecursionError):
+                pass
         return dump(data, self.style)
 
 
@@ -74,14 +87,14 @@ def load(path: os.PathLike | str) -> JsonFile:
     style = detect_style(text)
     style.bom = bom
     if not text.strip():
-        return JsonFile(path=path, exists=True, raw=raw, data={}, style=style)
+        return JsonFile(path=path, exists=True, raw=raw, text=text, data={}, style=style)
     try:
         data = json.loads(text, object_pairs_hook=_reject_duplicates(path))
     except json.JSONDecodeError as exc:
         raise JsonFileError(f"{path}:{exc.lineno}:{exc.colno}: invalid JSON: {exc.msg}") from None
     if not isinstance(data, dict):
         raise JsonFileError(f"{path}:1: the top level is a JSON {type(data).__name__}, not an object")
-    return JsonFile(path=path, exists=True, raw=raw, data=data, style=style)
+    return JsonFile(path=path, exists=True, raw=raw, text=text, data=data, style=style)
 
 
 def dump(data: dict, style: Style) -> bytes:

@@ -52,12 +52,11 @@ def _set_matcher(obj: dict, matcher: str | None) -> None:
         obj["matcher"] = matcher
 
 
-def find(data: dict, target: str, dialect: Dialect) -> list[tuple[Slot, commands.HookmuxCommand]]:
-    """Every hookmux entry of ``target`` in ``data``, in file order."""
-    out = []
+def _entries(data: dict, dialect: Dialect):
+    """(event, containing list, hook dict, Claude group or None) for every hook entry."""
     hooks = data.get("hooks")
     if not isinstance(hooks, dict):
-        return out
+        return
     for event, items in hooks.items():
         if not isinstance(items, list):
             continue
@@ -68,29 +67,26 @@ def find(data: dict, target: str, dialect: Dialect) -> list[tuple[Slot, commands
         for group, container in holders:
             for hook in container:
                 if isinstance(hook, dict):
-                    parsed = commands.ours(hook.get(dialect.command_key), target)
-                    if parsed:
-                        out.append((Slot(event, container, hook, group), parsed))
+                    yield event, container, hook, group
+
+
+def find(data: dict, target: str, dialect: Dialect) -> list[tuple[Slot, commands.HookmuxCommand]]:
+    """Every hookmux entry of ``target`` in ``data``, in file order."""
+    out = []
+    for event, container, hook, group in _entries(data, dialect):
+        parsed = commands.ours(hook.get(dialect.command_key), target)
+        if parsed:
+            out.append((Slot(event, container, hook, group), parsed))
     return out
 
 
 def find_any(data: dict, dialect: Dialect) -> list[tuple[str, dict, commands.HookmuxCommand]]:
     """Every hookmux-shaped entry, whatever its target: (event, hook, parsed)."""
     out = []
-    hooks = data.get("hooks")
-    if not isinstance(hooks, dict):
-        return out
-    for event, items in hooks.items():
-        if not isinstance(items, list):
-            continue
-        containers = ([g["hooks"] for g in items if isinstance(g, dict) and isinstance(g.get("hooks"), list)]
-                      if dialect.grouped else [items])
-        for container in containers:
-            for hook in container:
-                if isinstance(hook, dict):
-                    parsed = commands.parse(hook.get(dialect.command_key))
-                    if parsed:
-                        out.append((event, hook, parsed))
+    for event, _, hook, _ in _entries(data, dialect):
+        parsed = commands.parse(hook.get(dialect.command_key))
+        if parsed:
+            out.append((event, hook, parsed))
     return out
 
 

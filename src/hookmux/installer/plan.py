@@ -4,6 +4,7 @@ everything back on any failure."""
 from __future__ import annotations
 
 import contextlib
+import dataclasses
 import difflib
 import json
 import os
@@ -141,6 +142,7 @@ class Plan:
     restores: dict[str, str] = field(default_factory=dict)  # uninstall: legacy -> rel
     kept: list[str] = field(default_factory=list)  # uninstall: edited installed files left alone
     notes: list[str] = field(default_factory=list)
+    pending: records.Record | None = None  # install: the record written first
 
 
 def plan_install(target: Path, settings: Path | None, copilot_dir: Path | None, python: str,
@@ -168,7 +170,26 @@ def plan_install(target: Path, settings: Path | None, copilot_dir: Path | None, 
         new.wired[str(path)] = change.info
         changes.append(change)
         tp.notes += [f"{path}: also runs hookmux installed in {other}" for other in change.others]
-    return Plan(target, new, old, tp, changes, notes=list(tp.notes))
+    return Plan(target, new, old, tp, changes, notes=list(tp.notes), pending=_pending(new, old, tp))
+
+
+def _pending(new: records.Record, old: records.Record | None, tp: tree.TreePlan) -> records.Record:
+    """The record written before anything else: what a crashed run leaves for the next one.
+
+    Its files are those hookmux may own after a crash at any point: the installed ones (with
+    both hashes while being replaced or deleted) and the ones not there before. A foreign file
+    about to be kept as .legacy is not listed, so a rerun still moves it aside.
+    """
+    previous = old.files if old else {}
+    pending = dataclasses.replace(new, pending=True, files={}, replacing={})
+    for rel, sha in new.files.items():
+        if rel in previous or rel in tp.fresh:
+            pending.files[rel] = sha
+        if rel in previous and previous[rel] != sha:
+            pending.replacing[rel] = previous[rel]
+    for rel in tp.deletes:
+        pending.files[rel] = previous[rel]
+    return pending
 
 
 def plan_uninstall(target: Path, settings: Path | None, copilot_dir: Path | None) -> Plan:
@@ -193,7 +214,7 @@ def plan_uninstall(target: Path, settings: Path | None, copilot_dir: Path | None
         current = tree.read_regular(path)
         if current is None:
             continue
-        if records.sha256(current) == sha:
+        if old.ours_unedited(rel, records.sha256(current)):
             plan.removals.append(rel)
         else:
             plan.kept.append(rel)
@@ -268,8 +289,15 @@ def _validate(target: Path) -> list[str]:
 
 def apply_install(plan: Plan, journal: Journal) -> None:
     target, tp = plan.target, plan.tree
+    record_path = records.path_of(target)
+    final = plan.record.to_bytes()
+    nothing_to_do = not tp.changes and not any(c.changed for c in plan.wiring) and (
+        record_path.is_file() and record_path.read_bytes() == final)
+    if nothing_to_do:
+        return
     for parent in ["."] + sorted(tp.new_dirs):
         journal.mkdirs(target / parent)
+    journal.write(record_path, plan.pending.to_bytes(), 0o644)
     for rel, legacy in tp.moves.items():
         journal.move(target / rel, target / legacy)
     for rel in tp.backups:
@@ -284,10 +312,7 @@ def apply_install(plan: Plan, journal: Journal) -> None:
         raise InstallError("the installed manifest is invalid:\n  " + "\n  ".join(errors))
     for change in plan.wiring:
         _apply_wiring(journal, change)
-    data = plan.record.to_bytes()
-    record_path = records.path_of(target)
-    if not record_path.is_file() or record_path.read_bytes() != data:
-        journal.write(record_path, data, 0o644)
+    journal.write(record_path, final, 0o644)
 
 
 def _pycache_of(target: Path, rels: list[str]) -> list[Path]:

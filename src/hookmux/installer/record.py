@@ -30,6 +30,14 @@ class Record:
     agents_dirs: list[str] = field(default_factory=list)
     source: str = ""  # the hooks tree installed from, when not the package's own
     wired: dict[str, dict] = field(default_factory=dict)  # file -> {host, created_file, created}
+    # An install in progress writes its record first, marked pending, so a crashed run's
+    # successor still knows what hookmux created; ``replacing`` holds the hashes of installed
+    # files it is about to overwrite.
+    pending: bool = False
+    replacing: dict[str, str] = field(default_factory=dict)
+
+    def ours_unedited(self, rel: str, sha: str) -> bool:
+        return sha in (self.files.get(rel), self.replacing.get(rel))
 
     def to_bytes(self) -> bytes:
         body = {
@@ -44,6 +52,9 @@ class Record:
             "source": self.source,
             "wired": {k: self.wired[k] for k in sorted(self.wired)},
         }
+        if self.pending:
+            body["pending"] = True
+            body["replacing"] = dict(sorted(self.replacing.items()))
         return (json.dumps(body, indent=2) + "\n").encode()
 
 
@@ -73,6 +84,8 @@ def load(target: Path) -> Record | None:
             agents_dirs=[str(d) for d in body.get("agents_dirs") or []],
             source=str(body.get("source") or ""),
             wired={str(k): dict(v) for k, v in dict(body.get("wired") or {}).items()},
+            pending=bool(body.get("pending")),
+            replacing={str(k): str(v) for k, v in dict(body.get("replacing") or {}).items()},
         )
     except (ValueError, TypeError, AttributeError) as exc:
         raise JsonFileError(f"{path}: not a hookmux install record ({exc}); move it away to continue") from None

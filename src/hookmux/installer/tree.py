@@ -73,6 +73,7 @@ class TreePlan:
     deletes: list[str] = field(default_factory=list)  # installed earlier, no longer shipped
     new_dirs: list[str] = field(default_factory=list)
     files: dict[str, str] = field(default_factory=dict)  # the new record's files
+    fresh: list[str] = field(default_factory=list)  # files that do not exist yet
     errors: list[str] = field(default_factory=list)
     notes: list[str] = field(default_factory=list)
 
@@ -106,6 +107,7 @@ def plan(target: Path, wanted: dict[str, Wanted], record: Record | None) -> Tree
                 tp.new_dirs.append(parent.as_posix())
         if not os.path.lexists(path):
             tp.writes[rel] = want
+            tp.fresh.append(rel)
             continue
         if path.is_dir() and not path.is_symlink():
             tp.errors.append(f"{path}: is a folder; hookmux needs to write a file there")
@@ -116,7 +118,7 @@ def plan(target: Path, wanted: dict[str, Wanted], record: Record | None) -> Tree
                 tp.writes[rel] = want
             continue
         if rel in recorded and not path.is_symlink():
-            if current is None or sha256(current) != recorded[rel]:
+            if current is None or not record.ours_unedited(rel, sha256(current)):
                 tp.backups.append(rel)
                 tp.notes.append(f"{path}: edited since hookmux installed it; a backup is kept beside it")
             tp.writes[rel] = want
@@ -130,11 +132,11 @@ def plan(target: Path, wanted: dict[str, Wanted], record: Record | None) -> Tree
         tp.legacy[rel] = legacy
         tp.writes[rel] = want
         tp.notes.append(f"{path}: not hookmux's; kept as {target / legacy} (restored by uninstall)")
-    for rel, old_sha in recorded.items():
+    for rel in recorded:
         if rel in wanted:
             continue
         current = read_regular(target / rel)
-        if current is not None and sha256(current) == old_sha:
+        if current is not None and record.ours_unedited(rel, sha256(current)):
             tp.deletes.append(rel)
         elif current is not None:
             tp.notes.append(f"{target / rel}: no longer shipped but edited; left in place")

@@ -1,0 +1,572 @@
+"""The dispatcher itself; ``dispatch.py`` is its entry point.
+
+Reads stdin once, selects the event's manifest rows by a regex on the tool name,
+imports each selected script, runs every ``main()`` in its own daemon thread with
+its own stdin/stdout, and prints the ``additionalContext`` they emit as ONE JSON
+line in the host's dialect. It only advises: never a permission decision, and the
+exit status is always 0.
+
+Standard library only; this runs on every tool call.
+"""
+import io
+import json
+import os
+import re
+import sys
+import threading
+import time
+
+# Copilot CLI's camelCase events select the same rows as Claude Code's names.
+COPILOT_EVENTS = {
+    "preToolUse": "PreToolUse",
+    "postToolUse": "PostToolUse",
+    "sessionStart": "SessionStart",
+    "agentStop": "Stop",
+    "subagentStop": "SubagentStop",
+    "userPromptSubmitted": "UserPromptSubmit",
+}
+# Copilot's tool names, mapped to Claude Code's; other names are kept as they are.
+COPILOT_TOOLS = {
+    "bash": "Bash",
+    "view": "Read",
+    "create": "Write",
+    "edit": "Edit",
+    "task": "Agent",
+    "skill": "Skill",
+    "grep": "Grep",
+    "glob": "Glob",
+    "powershell": "PowerShell",
+}
+TOOL_EVENTS = ("PreToolUse", "PostToolUse", "PostToolBatch")
+STOP_EVENTS = ("Stop", "SubagentStop")
+
+# Claude Code moves additional context over 10,000 characters to a file.
+MAX_CONTEXT_CHARS = 10_000
+TRUNCATION_MARK = "\n[hookmux: context truncated]"
+# What one check may print before the rest of its output is dropped.
+MAX_CAPTURE_CHARS = 1 << 20
+DEFAULT_TIMEOUT = 8.0
+# Seconds past the largest timeout before the process watchdog ends the dispatcher.
+WATCHDOG_GRACE = 1.0
+ALWAYS_ISOLATED = ("_common",)
+MODULE_PREFIX = "hookmux-check:"  # ':' cannot appear in an importable module name
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+DEFAULT_MANIFEST = os.path.join(HERE, "manifest.json")
+
+
+# ---------------------------------------------------------------- the API
+
+
+def run(event, stdin_text, *, manifest=None, hooks_root=None, trace=None):
+    """Dispatch one hook event; return exactly what the entry point prints.
+
+    ``manifest`` is a path or an already-loaded dict (default: manifest.json
+    beside this file). ``trace`` is a callable taking one line, or None.
+    Never raises: any failure of the dispatcher itself yields "".
+    """
+    emit_trace = trace or _no_trace
+    try:
+        return _dispatch(event, stdin_text, manifest, hooks_root, emit_trace)
+    except BaseException as exc:  # fail open, whatever happened
+        emit_trace("dispatcher error: %s" % type(exc).__name__)
+        return ""
+
+
+def _dispatch(event, stdin_text, manifest, hooks_root, trace):
+    payload = _parse_payload(stdin_text)
+    if not event and payload is not None:
+        event = payload.get("hook_event_name")
+    if not isinstance(event, str) or not event:
+        trace("no event: nothing to do")
+        return ""
+    canonical = COPILOT_EVENTS.get(event, event)
+    copilot_dialect = event in COPILOT_EVENTS
+
+    if canonical in STOP_EVENTS and payload is not None and payload.get("stop_hook_active") is True:
+        trace("%s: stop_hook_active, no rows run" % canonical)
+        return ""
+
+    manifest_data, manifest_dir = _load_manifest(manifest)
+    root = _hooks_root(hooks_root, manifest_data, manifest_dir)
+    rows = _event_rows(manifest_data, canonical)
+    tool_names = _tool_names(canonical, payload)
+
+    row_lines = []  # (index, line): traced in manifest order once all rows are done
+    selected = []
+    for index, row in enumerate(rows):
+        reason = _why_not_selected(row, payload, canonical, tool_names)
+        if reason:
+            row_lines.append((index, "%s  skipped: %s" % (_row_label(row, index), reason)))
+        else:
+            selected.append(_Check(index, row, root))
+
+    contexts = _run_checks(selected, stdin_text, row_lines)
+    for _, line in sorted(row_lines, key=lambda item: item[0]):
+        trace(line)
+    return _render(canonical, copilot_dialect, contexts)
+
+
+# ---------------------------------------------------------------- input
+
+
+def _parse_payload(stdin_text):
+    try:
+        payload = json.loads(stdin_text)
+    except (ValueError, TypeError, RecursionError):
+        return None
+    return payload if isinstance(payload, dict) else None
+
+
+def _load_manifest(manifest):
+    if isinstance(manifest, dict):
+        return manifest, os.getcwd()
+    path = os.path.abspath(manifest or DEFAULT_MANIFEST)
+    with open(path, encoding="utf-8") as handle:
+        data = json.load(handle)
+    if not isinstance(data, dict):
+        raise ValueError("manifest is not a JSON object")
+    return data, os.path.dirname(path)
+
+
+def _hooks_root(override, manifest_data, manifest_dir):
+    """--hooks-root (relative to the cwd), else the manifest's (relative to its folder)."""
+    if override is not None:
+        return os.path.abspath(os.path.expandvars(os.path.expanduser(override)))
+    root = manifest_data.get("hooks_root")
+    if not isinstance(root, str) or not root:
+        raise ValueError("no hooks_root")
+    root = os.path.expandvars(os.path.expanduser(root))
+    return os.path.abspath(os.path.join(manifest_dir, root))
+
+
+def _event_rows(manifest_data, canonical):
+    events = manifest_data.get("events")
+    entry = events.get(canonical) if isinstance(events, dict) else None
+    checks = entry.get("checks") if isinstance(entry, dict) else None
+    return checks if isinstance(checks, list) else []
+
+
+def _tool_names(canonical, payload):
+    if payload is None or canonical not in TOOL_EVENTS:
+        return []
+    if canonical == "PostToolBatch":
+        calls = payload.get("tool_calls")
+        candidates = [c.get("tool_name") for c in calls if isinstance(c, dict)] if isinstance(calls, list) else []
+    else:
+        candidates = [payload.get("tool_name", payload.get("toolName"))]
+    return [COPILOT_TOOLS.get(name, name) for name in candidates if isinstance(name, str)]
+
+
+def _why_not_selected(row, payload, canonical, tool_names):
+    """None when the row runs, else the reason it does not."""
+    if not isinstance(row, dict) or not isinstance(row.get("script"), str):
+        return "malformed row"
+    matcher = row.get("matcher")
+    if matcher is None:
+        return None
+    if payload is None:
+        return "payload is not a JSON object"
+    if canonical not in TOOL_EVENTS:
+        return "event has no tool"
+    try:
+        pattern = re.compile(matcher)
+    except (re.error, TypeError):
+        return "matcher does not compile"
+    if any(pattern.search(name) for name in tool_names):
+        return None
+    return "matcher does not match tool"
+
+
+def _row_label(row, index):
+    name = row.get("name") if isinstance(row, dict) else None
+    return "[%d] %s" % (index, name if isinstance(name, str) else "?")
+
+
+# ---------------------------------------------------------------- running checks
+
+
+class _Check:
+    """One selected row: its import, its thread and what it produced."""
+
+    def __init__(self, index, row, root):
+        self.index = index
+        self.label = _row_label(row, index)
+        self.script = os.path.normpath(os.path.join(root, row["script"]))
+        self.root = root
+        self.args = [str(a) for a in row.get("args") or []] if isinstance(row.get("args"), list) else []
+        self.timeout = _timeout(row.get("timeout"))
+        isolate = row.get("isolate")
+        self.isolate = ALWAYS_ISOLATED + tuple(m for m in isolate or () if isinstance(m, str))
+        self.emits = row.get("emits", True) is not False
+        self.main = None
+        self.stdout = _Capture()
+        self.stderr = _Capture()
+        self.outcome = "not started"
+        self.finished = None
+
+    def load(self):
+        """Import the script under a synthetic name; helpers come from its own folder."""
+        import importlib.util
+
+        name = "%s%d:%s" % (MODULE_PREFIX, self.index, self.script)
+        for module in list(sys.modules):
+            if module.split(".", 1)[0] in self.isolate:
+                del sys.modules[module]
+        folder = os.path.dirname(self.script)
+        saved_modules = dict(sys.modules)
+        saved_path = list(sys.path)
+        sys.path[:0] = [folder, self.root]
+        try:
+            spec = importlib.util.spec_from_file_location(name, self.script)
+            if spec is None:
+                raise ImportError("not a Python file")
+            module = importlib.util.module_from_spec(spec)
+            sys.modules[name] = module
+            try:
+                spec.loader.exec_module(module)
+            except ModuleNotFoundError:
+                if not _enable_site():
+                    raise
+                spec.loader.exec_module(module)
+        finally:
+            # Whatever the script did to sys.path and sys.modules at import time,
+            # the next script is imported into the same state.
+            sys.path = saved_path + [entry for entry in _SITE_PATHS if entry not in saved_path]
+            for known, loaded in saved_modules.items():
+                sys.modules.setdefault(known, loaded)
+            _forget_helpers(saved_modules, folder)
+        main = getattr(module, "main", None)
+        if not callable(main):
+            raise AttributeError("no main()")
+        self.main = main
+
+    def call(self, stdin_text):
+        stdin = io.TextIOWrapper(io.BytesIO(stdin_text.encode("utf-8", "surrogatepass")), encoding="utf-8")
+        _STREAMS.bind(stdin, self.stdout, self.stderr)
+        try:
+            result = self.main(self.args) if _takes_argument(self.main) else self.main()
+            self.outcome = "returned %r" % (result,) if isinstance(result, int) and result else "ok"
+        except SystemExit as exc:
+            self.outcome = "exit code %s" % (exc.code if isinstance(exc.code, int) else 1)
+        except BaseException as exc:
+            self.outcome = "error %s" % type(exc).__name__
+        finally:
+            self.finished = time.monotonic()
+
+
+def _forget_helpers(before, folder):
+    """Drop the modules a script imported from its own folder: the script keeps
+    its references, and the next check's same-named helper is imported afresh."""
+    prefix = folder + os.sep
+    for name in set(sys.modules).difference(before):
+        path = getattr(sys.modules.get(name), "__file__", None) or ""
+        if path.startswith(prefix) and not name.startswith(MODULE_PREFIX):
+            del sys.modules[name]
+
+
+def _timeout(value):
+    if isinstance(value, (int, float)) and not isinstance(value, bool) and value > 0:
+        return float(value)
+    return DEFAULT_TIMEOUT
+
+
+def _takes_argument(function):
+    code = getattr(function, "__code__", None)
+    if code is None:
+        return False
+    positional = code.co_argcount - (1 if getattr(function, "__self__", None) is not None else 0)
+    return positional >= 1 or bool(code.co_flags & 0x04)  # 0x04: *args
+
+
+_SITE_PATHS = []
+
+
+def _enable_site():
+    """Load site-packages once, for a check that needs a third-party module under -S."""
+    if not sys.flags.no_site or "site" in sys.modules:
+        return False
+    import site
+
+    before = list(sys.path)
+    site.main()
+    _SITE_PATHS.extend(entry for entry in sys.path if entry not in before)
+    return True
+
+
+def _run_checks(checks, stdin_text, row_lines):
+    if not checks:
+        return []
+    begin = time.monotonic()
+    budget = max(check.timeout for check in checks)
+    budget_end = begin + budget
+    with _watchdog(budget + WATCHDOG_GRACE):
+        return _start_and_collect(checks, stdin_text, budget_end, row_lines)
+
+
+def _start_and_collect(checks, stdin_text, budget_end, row_lines):
+    loaded = _load_all(checks, budget_end, row_lines)
+    start = time.monotonic()
+    with _STREAMS.installed():
+        threads = []
+        for check in loaded:
+            thread = threading.Thread(target=check.call, args=(stdin_text,), daemon=True)
+            thread.start()
+            threads.append(thread)
+        for check, thread in zip(loaded, threads):
+            thread.join(max(0.0, min(start + check.timeout, budget_end) - time.monotonic()))
+
+    contexts = []
+    for check in loaded:
+        elapsed_ms = ((check.finished or time.monotonic()) - start) * 1000
+        head = "%s  selected %.1fms" % (check.label, elapsed_ms)
+        if check.finished is None or check.finished - start > check.timeout or check.finished > budget_end:
+            row_lines.append((check.index, "%s timeout (output dropped)" % head))
+            continue
+        found = _contexts_from(check.stdout.getvalue())
+        size = sum(map(len, found))
+        if found and not check.emits:
+            row_lines.append((check.index, "%s %s, emitted %d chars but emits=false: dropped" % (head, check.outcome, size)))
+            continue
+        contexts.extend(found)
+        result = "emitted %d chars" % size if found else "silent"
+        row_lines.append((check.index, "%s %s, %s" % (head, check.outcome, result)))
+    return contexts
+
+
+class _watchdog:
+    """In the dispatcher process only: end it when a check holds the GIL past the budget.
+
+    A thread stuck in one long C call (a backtracking regex, say) never releases
+    the GIL, so the main thread cannot wake from join() to abandon it.
+    faulthandler's timer runs in C without the GIL; it exits with status 1, which
+    is still sooner than the host's own timeout would end the hook.
+    """
+
+    sink_fd = None  # set by main(): where the timer's traceback goes
+
+    def __init__(self, seconds):
+        self.seconds = seconds
+
+    def __enter__(self):
+        if self.sink_fd is not None:
+            import faulthandler
+
+            faulthandler.dump_traceback_later(self.seconds, exit=True, file=self.sink_fd)
+
+    def __exit__(self, *exc):
+        if self.sink_fd is not None:
+            import faulthandler
+
+            faulthandler.cancel_dump_traceback_later()
+
+
+def _load_all(checks, budget_end, row_lines):
+    """Import the selected scripts one after another, within the time budget.
+
+    The imports run in a helper thread so that a script hanging at import time is
+    abandoned like a hanging main().
+    """
+    loaded = []
+
+    def load_serially():
+        for check in checks:
+            try:
+                check.load()
+                loaded.append(check)
+            except BaseException as exc:
+                check.outcome = "import error %s" % type(exc).__name__
+                row_lines.append((check.index, "%s  selected, not run: %s" % (check.label, check.outcome)))
+
+    with _STREAMS.installed():
+        loader = threading.Thread(target=load_serially, daemon=True)
+        loader.start()
+        loader.join(max(0.0, budget_end - time.monotonic()))
+    loaded = list(loaded)
+    if loader.is_alive():
+        for check in checks:
+            if check.outcome == "not started" and check not in loaded:
+                row_lines.append((check.index, "%s  selected, not run: import timed out" % check.label))
+    return loaded
+
+
+# ---------------------------------------------------------------- per-thread streams
+
+
+class _Capture(io.StringIO):
+    """A check's stdout or stderr: bounded, and closing it does not lose it."""
+
+    def write(self, text):
+        room = MAX_CAPTURE_CHARS - self.tell()
+        if room > 0 and isinstance(text, str):
+            super().write(text[:room])
+        return len(text) if isinstance(text, str) else 0
+
+    def close(self):
+        pass
+
+
+class _Null(io.StringIO):
+    def write(self, text):
+        return len(text) if isinstance(text, str) else 0
+
+    def close(self):
+        pass
+
+
+class _ThreadStream:
+    """Stands in for sys.stdin/stdout/stderr and forwards to the calling thread's own."""
+
+    def __init__(self, streams, slot):
+        self._streams = streams
+        self._slot = slot
+
+    def __getattr__(self, name):
+        return getattr(self._streams.current(self._slot), name)
+
+    def __iter__(self):
+        return iter(self._streams.current(self._slot))
+
+
+class _Streams:
+    """Thread-local stdin/stdout/stderr. Threads a check starts itself get a sink."""
+
+    def __init__(self):
+        self._local = threading.local()
+        self._depth = 0
+        self._saved = None
+
+    def bind(self, stdin, stdout, stderr):
+        self._local.streams = (stdin, stdout, stderr)
+
+    def current(self, slot):
+        streams = getattr(self._local, "streams", None)
+        if streams is None:
+            return io.StringIO("") if slot == 0 else _Null()
+        return streams[slot]
+
+    def installed(self):
+        return _Installed(self)
+
+
+class _Installed:
+    def __init__(self, streams):
+        self.streams = streams
+
+    def __enter__(self):
+        streams = self.streams
+        if streams._depth == 0:
+            streams._saved = (sys.stdin, sys.stdout, sys.stderr)
+            sys.stdin, sys.stdout, sys.stderr = (_ThreadStream(streams, slot) for slot in range(3))
+        streams._depth += 1
+
+    def __exit__(self, *exc):
+        streams = self.streams
+        streams._depth -= 1
+        if streams._depth == 0:
+            sys.stdin, sys.stdout, sys.stderr = streams._saved
+
+
+_STREAMS = _Streams()
+
+
+# ---------------------------------------------------------------- output
+
+
+def _contexts_from(stdout_text):
+    contexts = []
+    for line in stdout_text.splitlines():
+        line = line.strip()
+        if not line.startswith("{"):
+            continue
+        try:
+            obj = json.loads(line)
+        except (ValueError, RecursionError):
+            continue
+        if not isinstance(obj, dict):
+            continue
+        context = obj.get("additionalContext")
+        nested = obj.get("hookSpecificOutput")
+        if context is None and isinstance(nested, dict):
+            context = nested.get("additionalContext")
+        if isinstance(context, str) and context.strip():
+            contexts.append(context)
+    return contexts
+
+
+def _render(canonical, copilot_dialect, contexts):
+    if not contexts:
+        return ""
+    context = "\n\n".join(contexts)
+    if len(context) > MAX_CONTEXT_CHARS:
+        context = context[: MAX_CONTEXT_CHARS - len(TRUNCATION_MARK)] + TRUNCATION_MARK
+    if copilot_dialect:
+        output = {"additionalContext": context}
+    else:
+        output = {"hookSpecificOutput": {"hookEventName": canonical, "additionalContext": context}}
+    return json.dumps(output) + "\n"
+
+
+def _no_trace(line):
+    pass
+
+
+# ---------------------------------------------------------------- entry point
+
+
+def _parse_argv(argv):
+    options = {"manifest": None, "hooks_root": None, "trace": False, "event": None}
+    args = iter(argv)
+    for arg in args:
+        if arg == "--trace":
+            options["trace"] = True
+        elif arg in ("--manifest", "--hooks-root"):
+            options[arg[2:].replace("-", "_")] = next(args, None)
+        elif arg.startswith(("--manifest=", "--hooks-root=")):
+            key, _, value = arg[2:].partition("=")
+            options[key.replace("-", "_")] = value
+        elif not arg.startswith("-") and options["event"] is None:
+            options["event"] = arg
+    return options
+
+
+def main(argv=None):
+    # Our own output goes to private copies of fds 1 and 2; the fds themselves
+    # go to /dev/null, so a check writing there (os.write, a child process)
+    # cannot corrupt the one JSON line the host reads, and a child process a
+    # check leaves running does not hold the host's pipes open.
+    real_out = real_err = None
+    try:
+        real_out = os.fdopen(os.dup(1), "w", encoding="utf-8")
+        real_err = os.fdopen(os.dup(2), "w", encoding="utf-8", errors="replace")
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, 1)
+        os.dup2(devnull, 2)
+        _watchdog.sink_fd = devnull
+
+        options = _parse_argv(sys.argv[1:] if argv is None else argv)
+        tracing = options["trace"] or os.environ.get("HOOKMUX_TRACE") == "1"
+
+        def trace(line):
+            real_err.write("hookmux: %s\n" % line)
+            real_err.flush()
+
+        try:
+            stdin_bytes = sys.stdin.buffer.read()
+        except (AttributeError, OSError, ValueError):
+            stdin_bytes = b""
+        output = run(
+            options["event"],
+            stdin_bytes.decode("utf-8", errors="replace"),
+            manifest=options["manifest"],
+            hooks_root=options["hooks_root"],
+            trace=trace if tracing else None,
+        )
+        real_out.write(output)
+        real_out.flush()
+    except BaseException:
+        pass
+    # Abandoned daemon threads and threads a check started must not hold the
+    # host's tool call: leave now, skipping interpreter shutdown.
+    os._exit(0)
+
