@@ -60,12 +60,12 @@ def target_name(tool_args):
     return value if isinstance(value, str) and value else None
 
 
-def agent_only(names, skills_dirs):
-    """The names that are known agents and, after a complete skill scan, not skills."""
+def agent_only(names, skills_dirs, host):
+    """The names that are known agents and, after a complete scan of the host's skills, not skills."""
     agents = [name for name in names if known_agents.is_known_agent(name) and sanitize(name)]
     if not agents:
         return []
-    found, complete = skill_scan.find_skills(agents, skill_scan.skill_roots(skills_dirs, os.environ))
+    found, complete = skill_scan.find_skills(agents, skill_scan.skill_roots(skills_dirs, os.environ, host))
     if not complete:
         return []
     return [name for name in agents if name not in found]
@@ -97,7 +97,7 @@ def _copilot_pre_tool_use(payload, argv_event, skills_dirs):
     if isinstance(tool_args, str):
         tool_args = fast_json.loads(tool_args)
     name = target_name(tool_args)
-    if name is None or not agent_only([name], skills_dirs):
+    if name is None or not agent_only([name], skills_dirs, COPILOT):
         return 0, "", ""
     reason = redirect_message(name, COPILOT)
     return 0, _dumps({"permissionDecision": "deny", "permissionDecisionReason": reason}), ""
@@ -107,10 +107,10 @@ def _claude_format_pre_tool_use(payload, skills_dirs):
     tool_name = payload.get("tool_name")
     if tool_name not in ("Skill", "skill"):
         return 0, "", ""
-    name = target_name(payload.get("tool_input"))
-    if name is None or not agent_only([name], skills_dirs):
-        return 0, "", ""
     host = CLAUDE_CODE if tool_name == "Skill" else COPILOT
+    name = target_name(payload.get("tool_input"))
+    if name is None or not agent_only([name], skills_dirs, host):
+        return 0, "", ""
     reason = redirect_message(name, host)
     deny = _dumps({"hookSpecificOutput": {
         "hookEventName": "PreToolUse",
@@ -134,7 +134,7 @@ def _post_tool_batch(payload, skills_dirs):
         name = target_name(call.get("tool_input"))
         if name is not None and name not in names and _unknown_skill_response(call.get("tool_response")):
             names.append(name)
-    redirected = agent_only(names, skills_dirs)
+    redirected = agent_only(names, skills_dirs, CLAUDE_CODE)
     if not redirected:
         return 0, "", ""
     context = "\n\n".join(redirect_message(name, CLAUDE_CODE) for name in redirected)

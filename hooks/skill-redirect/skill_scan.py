@@ -15,8 +15,14 @@ MAX_READ = 64 * 1024
 _OPEN_FLAGS = os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_NOFOLLOW", 0) | getattr(os, "O_CLOEXEC", 0)
 
 
-def skill_roots(cli_dirs, environ):
-    """--skills-dir dirs, else HOOKMUX_SKILLS_PATH, else the hosts' skill locations."""
+def skill_roots(cli_dirs, environ, host="claude-code"):
+    """--skills-dir dirs, else HOOKMUX_SKILLS_PATH, else the folders this host loads skills from.
+
+    Measured with the real binaries (docs/e2e.md): Claude Code 2.1.328 loads
+    ~/.claude/skills and <project>/.claude/skills only; Copilot CLI 1.0.102 loads
+    ~/.copilot/skills, ~/.agents/skills and the project's .github/, .claude/ and
+    .agents/skills, but not ~/.claude/skills.
+    """
     if cli_dirs:
         return _unique(cli_dirs)
     listed = environ.get("HOOKMUX_SKILLS_PATH")
@@ -25,12 +31,19 @@ def skill_roots(cli_dirs, environ):
     cwd = os.getcwd()
     project = environ.get("CLAUDE_PROJECT_DIR") or cwd
     home = os.path.expanduser("~")
-    roots = [
-        os.path.join(project, ".claude", "skills"),
-        os.path.join(home, ".claude", "skills"),
-        os.path.join(home, ".copilot", "skills"),
-        os.path.join(cwd, ".github", "skills"),
-    ]
+    if host == "copilot":
+        roots = [
+            os.path.join(home, ".copilot", "skills"),
+            os.path.join(home, ".agents", "skills"),
+            os.path.join(cwd, ".github", "skills"),
+            os.path.join(project, ".claude", "skills"),
+            os.path.join(cwd, ".agents", "skills"),
+        ]
+    else:
+        roots = [
+            os.path.join(project, ".claude", "skills"),
+            os.path.join(home, ".claude", "skills"),
+        ]
     amplihack = environ.get("AMPLIHACK_HOME")
     if amplihack:
         roots.append(os.path.join(amplihack, "amplifier-bundle", "skills"))

@@ -3,6 +3,8 @@ from __future__ import annotations
 
 import json
 
+import pytest
+
 from e2e_expect import ADVISORY_PREFIX, POST_TOOL_BATCH_PREFIX, gate_output, matching_rows, wired_gate
 from e2e_model_server import ToolUse
 
@@ -16,8 +18,12 @@ def _runs(run, event: str, needle: str) -> list[tuple[str, str, int, int]]:
     return [r for r in run.hook_runs() if r[0].split(":")[0] == event and needle in r[1]]
 
 
-def test_agent_only_skill_is_redirected_through_post_tool_batch(claude_cli, sandbox):
+# Agent-only for Claude Code: no skill of that name anywhere, or one only Copilot loads (~/.copilot/skills).
+@pytest.mark.parametrize("copilot_skill", [None, ".copilot/skills"])
+def test_agent_only_skill_is_redirected_through_post_tool_batch(claude_cli, sandbox, copilot_skill):
     sandbox.install_claude_user()
+    if copilot_skill:
+        sandbox.add_skill(AGENT_ONLY, copilot_skill)
     run = sandbox.claude(claude_cli, [ToolUse("Skill", {"skill": AGENT_ONLY})])
 
     assert run.proc.returncode == 0, run.proc.stderr

@@ -1,6 +1,8 @@
 """hookmux installed for GitHub Copilot CLI: ~/.copilot/hooks, and a project's .claude/settings.json."""
 from __future__ import annotations
 
+import pytest
+
 from e2e_expect import COPILOT_DENIED, COPILOT_PRE_CONTEXT, gate_output, matching_rows, wired_gate
 from e2e_model_server import ToolUse
 
@@ -27,9 +29,11 @@ def test_agent_only_skill_is_denied_with_the_full_redirect(copilot_cli, sandbox)
     assert run.after(0).result == COPILOT_DENIED + reason
 
 
-def test_installed_skill_is_not_denied(copilot_cli, sandbox):
+# Both user-level folders Copilot 1.0.102 loads skills from (it does not load ~/.claude/skills).
+@pytest.mark.parametrize("skills_root", [".copilot/skills", ".agents/skills"])
+def test_installed_skill_is_not_denied(copilot_cli, sandbox, skills_root):
     sandbox.install_copilot_user()
-    sandbox.add_skill(AGENT_AND_SKILL, ".copilot/skills")
+    sandbox.add_skill(AGENT_AND_SKILL, skills_root)
     run = sandbox.copilot(copilot_cli, [ToolUse("skill", {"skill": AGENT_AND_SKILL})])
 
     assert run.proc.returncode == 0, run.proc.stderr

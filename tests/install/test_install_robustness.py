@@ -130,3 +130,19 @@ def test_a_kill_while_writing_settings_leaves_a_valid_file_and_the_next_install_
     assert not list(h.claude.glob(".settings.json.*.hookmux-tmp"))
     status = h.hookmux("status", "--target", str(h.target), "--settings", str(h.settings))
     assert status.returncode == 0, status.stdout
+
+
+def test_a_kill_after_the_legacy_move_is_recovered_and_the_users_file_comes_back(h):
+    mine = h.target / "_common" / "state.py"
+    mine.parent.mkdir(parents=True)
+    mine.write_text("# the user's own helper\n")
+    # replace 1 is the pending record; the .legacy move comes next, then replace 2 (a tree file)
+    env = dict(h.env, HOOKMUX_FAULT="replace:kill:2")
+    result = h.hookmux("install", "--target", str(h.target), "--settings", str(h.settings),
+                       "--source", str(h.source), env=env)
+    assert result.returncode == -9
+    assert (h.target / "_common" / "state.py.legacy").read_text() == "# the user's own helper\n"
+    h.install()
+    h.uninstall()
+    assert mine.read_text() == "# the user's own helper\n"
+    assert sorted(str(p.relative_to(h.target)) for p in h.target.rglob("*")) == ["_common", "_common/state.py"]

@@ -165,3 +165,18 @@ def test_two_targets_wired_into_one_settings_file_are_reported_and_kept_apart(h)
     commands = [hook["command"] for groups in data["hooks"].values() for g in groups for hook in g["hooks"]]
     assert any(str(h.target) in c for c in commands) and not any(str(other) in c for c in commands)
     assert not other.exists()
+
+
+@pytest.mark.parametrize("flag,value,message", [
+    ("--python", "/nonexistent/python3", "not an executable file"),
+    ("--agents-dir", "/nonexistent/agents", "not a folder"),
+    ("--source", "/nonexistent/tree", "not a hooks tree"),
+])
+def test_bad_flags_are_refused_before_anything_happens(h, flag, value, message):
+    before = snapshot(h.root)
+    args = ["install", "--target", str(h.target), "--settings", str(h.settings), flag, value]
+    if flag != "--source":
+        args += ["--source", str(h.source)]
+    result = h.hookmux(*args)
+    assert result.returncode == 1 and message in result.stderr and "Traceback" not in result.stderr
+    assert snapshot(h.root) == before

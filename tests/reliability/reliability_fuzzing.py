@@ -10,8 +10,7 @@ from pathlib import Path
 from hypothesis import HealthCheck, settings
 from hypothesis import strategies as st
 from reliability_support import (
-    HOOKS,
-    CLAUDE_EVENTS, COPILOT_EVENTS, REAL_PAYLOADS, dispatch, fuzz_examples, manifest_for, shipped_manifest,
+    HOOKS, CLAUDE_EVENTS, COPILOT_EVENTS, REAL_PAYLOADS, dispatch, fuzz_examples, manifest_for, shipped_manifest,
     write_script,
 )
 

@@ -17,7 +17,7 @@ from reliability_fuzzing import (
     agent_only, any_event, arbitrary_bytes, arbitrary_json, build_sandbox, classify_gate_output, dispatcher_event,
     fuzz_settings, gate_targets, must_emit, mutated_payload, skill_call, GATE_EVENTS,
 )
-from reliability_support import DISPATCH, GATE, hermetic_env, run_hook, assert_dispatcher_output, case, dispatch, write_json
+from reliability_support import DISPATCH, GATE, assert_dispatcher_output, case, dispatch, hermetic_env, run_hook, write_json
 
 RUN_SUITE = "Fuzz: dispatch.run()"
 PROCESS_SUITE = "Fuzz: dispatcher process"

@@ -15,7 +15,7 @@ import subprocess
 import time
 from collections import Counter
 
-from reliability_support import DISPATCH, HOOKS, PYTHON, hermetic_env, assert_dispatcher_output, case
+from reliability_support import DISPATCH, HOOKS, PYTHON, assert_dispatcher_output, case, hermetic_env
 
 SUITE = "Load"
 LOAD_PROCESSES = 200

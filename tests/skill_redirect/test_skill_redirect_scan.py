@@ -101,35 +101,59 @@ def test_roots_precedence(tmp_path, monkeypatch):
     assert scan.skill_roots([], environ) == ["/a", "/b"]
     monkeypatch.setenv("HOME", "/home/u")
     environ = {"CLAUDE_PROJECT_DIR": "/proj", "AMPLIHACK_HOME": "/amp"}
-    assert scan.skill_roots([], environ) == [
-        "/proj/.claude/skills", "/home/u/.claude/skills", "/home/u/.copilot/skills",
-        str(tmp_path / ".github" / "skills"), "/amp/amplifier-bundle/skills",
+    assert scan.skill_roots([], environ, "claude-code") == [
+        "/proj/.claude/skills", "/home/u/.claude/skills", "/amp/amplifier-bundle/skills",
+    ]
+    assert scan.skill_roots([], environ, "copilot") == [
+        "/home/u/.copilot/skills", "/home/u/.agents/skills", str(tmp_path / ".github" / "skills"),
+        "/proj/.claude/skills", str(tmp_path / ".agents" / "skills"), "/amp/amplifier-bundle/skills",
     ]
     assert scan.skill_roots([], {})[0] == str(tmp_path / ".claude" / "skills")
 
 
-@pytest.mark.parametrize("where", ["home-claude", "home-copilot", "project-claude", "cwd-github", "amplihack"])
-def test_each_default_root_is_scanned_by_the_gate(tmp_path, where):
+# Where each host loads skills from, measured with the real binaries (docs/e2e.md).
+HOST_ROOTS = {
+    "claude-code": ["home-claude", "project-claude", "amplihack"],
+    "copilot": ["home-copilot", "home-agents", "project-claude", "cwd-github", "cwd-agents", "amplihack"],
+}
+ALL_ROOTS = ["home-claude", "home-copilot", "home-agents", "project-claude", "cwd-github", "cwd-agents", "amplihack"]
+
+
+@pytest.mark.parametrize("host", sorted(HOST_ROOTS))
+@pytest.mark.parametrize("where", ALL_ROOTS)
+def test_the_gate_scans_exactly_the_folders_its_host_loads(tmp_path, host, where):
     home, project, cwd, amp = (tmp_path / part for part in ("home", "project", "cwd", "amp"))
     for folder in (home, project, cwd, amp):
         folder.mkdir()
     folder = {
         "home-claude": home / ".claude" / "skills",
         "home-copilot": home / ".copilot" / "skills",
+        "home-agents": home / ".agents" / "skills",
         "project-claude": project / ".claude" / "skills",
         "cwd-github": cwd / ".github" / "skills",
+        "cwd-agents": cwd / ".agents" / "skills",
         "amplihack": amp / "amplifier-bundle" / "skills",
     }[where]
-    payload = json.dumps({"hook_event_name": "PreToolUse", "tool_name": "Skill", "tool_input": {"skill": "prompt-writer"}})
+    if host == "claude-code":
+        payload, blocked = {"hook_event_name": "PreToolUse", "tool_name": "Skill", "tool_input": {"skill": "prompt-writer"}}, 2
+    else:
+        payload, blocked = {"sessionId": "s", "toolName": "skill", "toolArgs": {"skill": "prompt-writer"}}, 0
     env = hermetic_env(tmp_path, CLAUDE_PROJECT_DIR=str(project), AMPLIHACK_HOME=str(amp))
+    env["HOME"] = str(home)
+    event = "PreToolUse" if host == "claude-code" else "preToolUse"
 
     def run():
-        return subprocess.run([PYTHON, "-S", str(GATE), "PreToolUse"], input=payload.encode(), cwd=cwd,
+        return subprocess.run([PYTHON, "-S", str(GATE), event], input=json.dumps(payload).encode(), cwd=cwd,
                               capture_output=True, env=env, timeout=60)
 
-    assert run().returncode == 2
+    first = run()
+    assert first.returncode == blocked and b"deny" in first.stdout
     skill(folder / "pw", "---\nname: prompt-writer\n---\n")
-    assert_passed(run())
+    if where in HOST_ROOTS[host]:
+        assert_passed(run())
+    else:
+        second = run()
+        assert second.returncode == blocked and b"deny" in second.stdout
 
 
 # --- limits --------------------------------------------------------------------------------

@@ -3,6 +3,10 @@
 Runs a command with ``-X importtime`` inserted after the interpreter, a few
 times, and keeps the median self and cumulative microseconds of every module
 that a bare ``python -S -c pass`` does not import already.
+
+The dispatcher's ``main()`` points fd 2 at /dev/null before it loads any check,
+which would hide every later import; a dispatcher command is therefore profiled
+through its ``run()`` API (same arguments, same payload), see ``importtime_argv``.
 """
 from __future__ import annotations
 
@@ -40,8 +44,35 @@ def parse(stderr: str) -> list[tuple[str, int, int, int]]:
     return rows
 
 
+# Runs ``dispatch.py [--manifest M] [--hooks-root R] EVENT`` through dispatch.run().
+DISPATCH_RUNNER = """
+import sys
+script, args = sys.argv[1], sys.argv[2:]
+sys.path.insert(0, script.rpartition("/")[0])
+import dispatch
+options = {"--manifest": None, "--hooks-root": None}
+event = None
+rest = iter(args)
+for arg in rest:
+    if arg in options:
+        options[arg] = next(rest, None)
+    elif not arg.startswith("-"):
+        event = arg
+sys.stdout.write(dispatch.run(event, sys.stdin.read(), manifest=options["--manifest"],
+                              hooks_root=options["--hooks-root"]))
+"""
+
+
+def importtime_argv(argv: Sequence[str]) -> list[str]:
+    """``argv`` with ``-X importtime``; a dispatcher command goes through ``run()``."""
+    python, *rest = argv
+    if len(rest) >= 2 and rest[0] == "-S" and rest[1].replace("\\", "/").endswith("_dispatch/dispatch.py"):
+        return [python, "-X", "importtime", "-S", "-c", DISPATCH_RUNNER, *rest[1:]]
+    return [python, "-X", "importtime", *rest]
+
+
 def _run(argv: Sequence[str], stdin_path: str, env: dict[str, str]) -> list[tuple[str, int, int, int]]:
-    command = [argv[0], "-X", "importtime", *argv[1:]]
+    command = importtime_argv(argv)
     with open(stdin_path, "rb") as stdin:
         done = subprocess.run(command, stdin=stdin, capture_output=True, env=env, timeout=120)
     return parse(done.stderr.decode(errors="replace"))

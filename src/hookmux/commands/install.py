@@ -3,6 +3,7 @@ settings (and a Copilot hooks file), keeping everything of the user's."""
 from __future__ import annotations
 
 import argparse
+import os
 import sys
 
 from hookmux import wiring
@@ -49,13 +50,21 @@ def run(args: argparse.Namespace) -> int:
     if source is not None and not (source / "_dispatch" / "manifest.json").is_file():
         err.write(f"hookmux: {source}: not a hooks tree (no _dispatch/manifest.json)\n")
         return 1
+    missing = [d for d in agents_dirs if not os.path.isdir(d)]
+    if missing:
+        err.write(f"hookmux: --agents-dir {missing[0]}: not a folder\n")
+        return 1
     try:
         python = wiring.resolve_python(args.python)
     except Exception as exc:
         err.write(f"hookmux: cannot use interpreter {args.python or sys.executable}: {exc}\n")
         return 1
+    if not (os.path.isfile(python) and os.access(python, os.X_OK)):
+        err.write(f"hookmux: interpreter {python}: not an executable file\n")
+        return 1
     try:
-        plan = transaction.plan_install(target, settings, copilot_dir, python, agents_dirs, source)  # refuses bad input before the lock is even created
+        # planning first refuses bad input before even the lock file is created
+        plan = transaction.plan_install(target, settings, copilot_dir, python, agents_dirs, source)
         if args.dry_run:
             transaction.describe(plan, out)
             return 0

@@ -24,7 +24,8 @@ def run(args: argparse.Namespace) -> int:
     settings = absolute(args.settings)
     copilot_dir = absolute(args.copilot_hooks_dir) if args.copilot_hooks_dir else None
     try:
-        plan = transaction.plan_uninstall(target, settings, copilot_dir)  # refuses bad input before the lock is even created
+        # planning first refuses bad input before even the lock file is created
+        plan = transaction.plan_uninstall(target, settings, copilot_dir)
         if args.dry_run:
             transaction.describe(plan, out)
             return 0

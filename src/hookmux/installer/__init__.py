@@ -1,12 +1,16 @@
-"""``hookmux install`` / ``uninstall`` / ``status``: copy the hooks tree into a live hooks
-directory and wire it into Claude Code settings and Copilot hook files, losing nothing of the
-user's.
+"""``hookmux install`` / ``uninstall`` / ``status``: copy the hooks tree into a live hooks folder
+and wire it into Claude Code settings and Copilot hook files, losing nothing of the user's.
 
-atomic     crash-safe file writes, backups, fault-injection points
-jsonfile   load a user's JSON file (refusing malformed input) and write it back in its own style
-commands   recognise hookmux's own hook commands by content
-settings_json / copilot_file   merge hookmux's entries into each host's format and take them out
-tree       copy the hooks tree, keeping foreign files as ``.legacy``
-record     ``<target>/.hookmux-installed.json``: what was installed, wired and created
-plan       the whole transaction: plan, dry-run diff, apply with rollback, lock
+plan          the transactions: plan everything, dry-run diff, apply under a lock, roll back
+tree          what the installed tree should hold; foreign files kept as ``.legacy``
+record        ``<target>/.hookmux-installed.json`` and the pending record of an install in progress
+entries       the hook entries each host should get, from the installed manifest
+commands      recognise hookmux's own hook commands by content
+merge         put those entries into a host's ``hooks`` object and take them out again
+wiring_files  the two host file kinds (Claude settings, Copilot ``hookmux.json``)
+jsonfile      load a user's JSON file (refusing malformed input) and write it back
+jsonedit      rewrite JSON text keeping the user's formatting where the data did not change
+journal       file operations that know how to undo themselves
+atomic        crash-safe writes, backups, fault-injection points
+inspect       what ``hookmux status`` reports
 """

@@ -8,7 +8,9 @@ from hookmux import wiring
 
 DEFAULT_TIMEOUT = 10
 GATE_TIMEOUT = 10
-CLAUDE_GATE_EVENTS = {"PreToolUse": "Skill", "PostToolBatch": None}
+# Copilot also loads a project's Claude-format settings and matches its own lower-case "skill"
+# there, case-sensitively (seen with Copilot CLI 1.0.102 in tests/e2e); Claude Code sends "Skill".
+CLAUDE_GATE_EVENTS = {"PreToolUse": "Skill|skill", "PostToolBatch": None}
 COPILOT_GATE_EVENTS = {"preToolUse": "skill"}
 
 # Copilot's lower-case tool names and the Claude Code names the dispatcher maps them to.

@@ -45,19 +45,12 @@ def version() -> str:
     return __version__
 
 
-def state_dir() -> Path:
-    if os.environ.get("HOOKMUX_STATE_DIR"):
-        return Path(os.environ["HOOKMUX_STATE_DIR"])
-    base = os.environ.get("XDG_STATE_HOME") or os.path.join(os.path.expanduser("~"), ".local", "state")
-    return Path(base) / "hookmux"
-
-
 @contextlib.contextmanager
 def lock():
     """One install/uninstall at a time for this user (HOOKMUX_STATE_DIR or the XDG state dir)."""
     from filelock import FileLock, Timeout
 
-    folder = state_dir()
+    folder = records.state_dir()
     try:
         folder.mkdir(parents=True, exist_ok=True)
         held = FileLock(str(folder / "install.lock"), timeout=LOCK_TIMEOUT)
@@ -251,8 +244,9 @@ def describe(plan: Plan, out: TextIO) -> None:
             out.write(f"write  {target / rel}\n")
         for rel in tp.deletes:
             out.write(f"delete {target / rel}\n")
-        if plan.old_record is None or plan.record.to_bytes() != records.path_of(target).read_bytes():
-            out.write(f"write  {records.path_of(target)}\n")
+        record_path = records.path_of(target)
+        if not record_path.is_file() or plan.record.to_bytes() != record_path.read_bytes():
+            out.write(f"write  {record_path}\n")
     for rel in plan.removals:
         out.write(f"delete {target / rel}\n")
     for legacy, rel in plan.restores.items():
@@ -291,13 +285,14 @@ def apply_install(plan: Plan, journal: Journal) -> None:
     target, tp = plan.target, plan.tree
     record_path = records.path_of(target)
     final = plan.record.to_bytes()
+    pending_path = records.pending_path(target)
     nothing_to_do = not tp.changes and not any(c.changed for c in plan.wiring) and (
-        record_path.is_file() and record_path.read_bytes() == final)
+        record_path.is_file() and record_path.read_bytes() == final) and not pending_path.exists()
     if nothing_to_do:
         return
+    journal.write(pending_path, plan.pending.to_bytes(), 0o644)
     for parent in ["."] + sorted(tp.new_dirs):
         journal.mkdirs(target / parent)
-    journal.write(record_path, plan.pending.to_bytes(), 0o644)
     for rel, legacy in tp.moves.items():
         journal.move(target / rel, target / legacy)
     for rel in tp.backups:
@@ -312,7 +307,9 @@ def apply_install(plan: Plan, journal: Journal) -> None:
         raise InstallError("the installed manifest is invalid:\n  " + "\n  ".join(errors))
     for change in plan.wiring:
         _apply_wiring(journal, change)
-    journal.write(record_path, final, 0o644)
+    if not record_path.is_file() or record_path.read_bytes() != final:
+        journal.write(record_path, final, 0o644)
+    journal.delete(pending_path)
 
 
 def _pycache_of(target: Path, rels: list[str]) -> list[Path]:
@@ -344,7 +341,9 @@ def apply_uninstall(plan: Plan, journal: Journal) -> None:
     for legacy, rel in plan.restores.items():
         if not os.path.lexists(target / rel):
             journal.move(target / legacy, target / rel)
-    journal.delete(records.path_of(target))
+    for record_file in (records.path_of(target), records.pending_path(target)):
+        if record_file.is_file():
+            journal.delete(record_file)
     dirs = sorted(set(plan.old_record.dirs), key=lambda d: (-len(Path(d).parts), d))
     for rel in dirs:
         folder = target / rel

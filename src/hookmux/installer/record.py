@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+import os
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -62,8 +63,26 @@ def path_of(target: Path) -> Path:
     return target / NAME
 
 
+def state_dir() -> Path:
+    if os.environ.get("HOOKMUX_STATE_DIR"):
+        return Path(os.environ["HOOKMUX_STATE_DIR"])
+    base = os.environ.get("XDG_STATE_HOME") or os.path.join(os.path.expanduser("~"), ".local", "state")
+    return Path(base) / "hookmux"
+
+
+def pending_path(target: Path) -> Path:
+    """Where an install in progress keeps its record: outside the target, so it can be written
+    before the target or any folder in it is created."""
+    return state_dir() / "pending" / f"{sha256(str(target).encode())[:24]}.json"
+
+
 def load(target: Path) -> Record | None:
-    path = path_of(target)
+    """The record of ``target``; a crashed install's pending record wins over the last complete one."""
+    pending = _load(pending_path(target), target)
+    return pending if pending is not None else _load(path_of(target), target)
+
+
+def _load(path: Path, target: Path) -> Record | None:
     try:
         raw = path.read_bytes()
     except FileNotFoundError:
