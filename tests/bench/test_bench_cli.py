@@ -5,7 +5,7 @@ import json
 import subprocess
 import sys
 
-from conftest import hermetic_env
+from hookmux_testing import hermetic_env
 from hookmux.commands.bench import CASE_NAMES
 
 

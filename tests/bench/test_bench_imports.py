@@ -21,7 +21,7 @@ from pathlib import Path
 
 import pytest
 
-from conftest import DISPATCH, GATE, HOOKS, PYTHON, hermetic_env
+from hookmux_testing import DISPATCH, GATE, HOOKS, PYTHON, hermetic_env
 from hookmux.bench.importtime import importtime_argv
 
 FORBIDDEN = ("jsonschema", "filelock")

@@ -9,7 +9,7 @@ import sys
 import jsonschema
 import pytest
 
-from conftest import REPO, run_hook
+from hookmux_testing import REPO, run_hook
 from hookmux.bench import cases, importtime, report
 from hookmux.bench.runner import Invocation, Sample, measure, round_robin
 from hookmux.bench.skills_tree import make_skills_tree

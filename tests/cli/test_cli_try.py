@@ -4,7 +4,7 @@ from __future__ import annotations
 import json
 import subprocess
 
-from conftest import PYTHON, REPO, hermetic_env
+from hookmux_testing import PYTHON, REPO, hermetic_env
 
 
 def test_try_runs_the_shipped_manifest_on_the_example(tmp_path):

@@ -5,7 +5,7 @@ import json
 import subprocess
 
 import pytest
-from conftest import PYTHON, REPO
+from hookmux_testing import PYTHON, REPO
 
 
 def validate(*args: str):

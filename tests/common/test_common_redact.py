@@ -5,7 +5,7 @@ import sys
 
 import pytest
 
-from conftest import HOOKS
+from hookmux_testing import HOOKS
 
 sys.path.insert(0, str(HOOKS))
 from _common import redact_text  # noqa: E402

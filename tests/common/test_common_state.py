@@ -9,7 +9,7 @@ import threading
 
 import pytest
 
-from conftest import HOOKS, PYTHON
+from hookmux_testing import HOOKS, PYTHON
 
 sys.path.insert(0, str(HOOKS))
 import _common  # noqa: E402

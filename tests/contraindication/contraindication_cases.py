@@ -9,7 +9,7 @@ import json
 import sys
 from importlib.util import module_from_spec, spec_from_file_location
 
-from conftest import HOOKS
+from hookmux_testing import HOOKS
 
 CHECK = HOOKS / "contraindication" / "check.py"
 REGISTRY = HOOKS / "contraindication" / "contraindications.json"

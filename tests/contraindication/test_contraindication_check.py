@@ -9,7 +9,7 @@ import time
 
 import pytest
 
-from conftest import HOOKS, PYTHON, REPO, hermetic_env, one_json_line, run_hook
+from hookmux_testing import HOOKS, PYTHON, REPO, hermetic_env, one_json_line, run_hook
 from contraindication_cases import CHECK, claude_payload, copilot_payload
 
 sys.path.insert(0, str(HOOKS))

@@ -9,7 +9,7 @@ import sys
 
 import pytest
 
-from conftest import DISPATCH, HOOKS, PYTHON, hermetic_env
+from hookmux_testing import DISPATCH, HOOKS, PYTHON, hermetic_env
 from contraindication_cases import claude_payload, copilot_payload
 
 sys.path.insert(0, str(HOOKS / "_dispatch"))

@@ -6,7 +6,7 @@ import json
 
 import pytest
 
-from conftest import hermetic_env, one_json_line, run_hook
+from hookmux_testing import hermetic_env, one_json_line, run_hook
 from contraindication_cases import (
     CHECK, REGISTRY, ROW_CASES, claude_payload, load_check, registry_rows, tool_for,
 )

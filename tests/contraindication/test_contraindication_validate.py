@@ -7,7 +7,7 @@ import subprocess
 
 import pytest
 
-from conftest import HOOKS, PYTHON
+from hookmux_testing import HOOKS, PYTHON
 from contraindication_cases import load_check
 from hookmux.contraindications import check_registry
 

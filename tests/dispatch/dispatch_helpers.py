@@ -6,7 +6,7 @@ import sys
 import textwrap
 from pathlib import Path
 
-from conftest import HOOKS
+from hookmux_testing import HOOKS
 
 sys.path.insert(0, str(HOOKS / "_dispatch"))
 import dispatch  # noqa: E402  (the repo's dispatcher, never a live one)

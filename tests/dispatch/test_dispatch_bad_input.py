@@ -6,7 +6,7 @@ import subprocess
 import time
 
 import pytest
-from conftest import DISPATCH, PYTHON, REPO, run_hook
+from hookmux_testing import DISPATCH, PYTHON, REPO, run_hook
 from dispatch_helpers import bash_payload, context_of, dispatch, emitter, manifest, write_check, write_manifest
 
 RAW_ECHO = '''

@@ -12,7 +12,7 @@ from __future__ import annotations
 import itertools
 import json
 import threading
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from typing import Any
 
@@ -186,17 +186,3 @@ def _handler_for(server: ModelServer):
 
     return Handler
 
-
-def tool_results(body: dict) -> list[dict]:
-    """Every tool_result block in a request's messages."""
-    found = []
-    for message in body.get("messages", []):
-        content = message.get("content")
-        if isinstance(content, list):
-            found.extend(b for b in content if isinstance(b, dict) and b.get("type") == "tool_result")
-    return found
-
-
-def all_text(body: Any) -> str:
-    """The request flattened to one string, for "does the model see X" assertions."""
-    return json.dumps(body, ensure_ascii=False)

@@ -103,10 +103,6 @@ class AfterTool:
     is_error: bool
     extra: list[str]       # every other text block / system message up to the next assistant turn
 
-    @property
-    def everything(self) -> str:
-        return "\n".join([self.result, *self.extra])
-
 
 def after_tool(request: dict, tool_use_id: str) -> AfterTool:
     messages = request.get("messages", [])
@@ -307,17 +303,4 @@ class Sandbox:
     def run_wired(self, command: str, payload: dict) -> subprocess.CompletedProcess:
         return subprocess.run(["bash", "-c", command], input=json.dumps(payload), capture_output=True, text=True,
                               cwd=self.project, env=self.env, timeout=60)
-
-
-def settings_commands(settings: Path, event: str) -> list[tuple[str | None, str]]:
-    """(matcher, command) for every hook a Claude-format settings file wires on ``event``."""
-    data = json.loads(settings.read_text())
-    return [(group.get("matcher"), hook.get("command", ""))
-            for group in data.get("hooks", {}).get(event, []) for hook in group.get("hooks", [])]
-
-
-def copilot_commands(hooks_file: Path, event: str) -> list[tuple[str | None, str]]:
-    data = json.loads(hooks_file.read_text())
-    return [(entry.get("matcher"), entry.get("bash", "")) for entry in data.get("hooks", {}).get(event, [])]
-
 

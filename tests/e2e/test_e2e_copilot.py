@@ -4,6 +4,7 @@ from __future__ import annotations
 import pytest
 
 from e2e_expect import COPILOT_DENIED, COPILOT_PRE_CONTEXT, gate_output, matching_rows, wired_gate
+from e2e_fixtures import copilot_cli, hookmux_installer, sandbox  # noqa: F401 (pytest fixtures)
 from e2e_model_server import ToolUse
 
 AGENT_ONLY = "prompt-writer"

@@ -8,20 +8,10 @@ import os
 import shutil
 import subprocess
 import sys
+
 from pathlib import Path
 
-
-def _root_conftest():
-    """tests/conftest.py by path: ``from conftest import`` may find another folder's conftest."""
-    path = Path(__file__).resolve().parents[1] / "conftest.py"
-    spec = importlib.util.spec_from_file_location("hookmux_tests_conftest", path)
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
-
-
-_shared = _root_conftest()
-HOOKS, REPO, hermetic_env = _shared.HOOKS, _shared.REPO, _shared.hermetic_env
+from hookmux_testing import HOOKS, REPO, hermetic_env
 
 USER_SETTINGS = """{
   "$schema": "https://json.schemastore.org/claude-code-settings.json",

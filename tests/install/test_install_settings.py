@@ -65,7 +65,7 @@ def test_uninstall_returns_the_original_bytes_and_removes_the_tree(h):
     (h.target / "my_guard.py").write_text("print('mine')\n")
     h.install()
     cache = h.target / "skill-redirect" / "__pycache__"
-    cache.mkdir()
+    cache.mkdir(exist_ok=True)
     (cache / "skill_scan.cpython-311.pyc").write_bytes(b"bytecode the hooks wrote")
     h.uninstall()
     assert h.settings.read_bytes() == original

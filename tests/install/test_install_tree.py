@@ -24,9 +24,10 @@ def test_the_tree_is_copied_without_bytecode_and_the_manifest_points_at_the_targ
     (h.source / "skill-redirect" / "__pycache__").mkdir(exist_ok=True)
     (h.source / "skill-redirect" / "__pycache__" / "x.cpython-311.pyc").write_bytes(b"junk")
     h.install()
-    installed = _tree_files(h.target)
+    installed = [f for f in _tree_files(h.target) if "__pycache__" not in f]
     shipped = _tree_files(h.source)
     assert installed == sorted([f for f in shipped if "__pycache__" not in f] + [".hookmux-installed.json"])
+    assert not (h.target / "skill-redirect" / "__pycache__" / "x.cpython-311.pyc").exists()
     manifest = json.loads((h.target / "_dispatch" / "manifest.json").read_text())
     assert manifest["hooks_root"] == str(h.target)
     record = json.loads((h.target / ".hookmux-installed.json").read_text())
@@ -168,7 +169,7 @@ def test_two_targets_wired_into_one_settings_file_are_reported_and_kept_apart(h)
 
 
 @pytest.mark.parametrize("flag,value,message", [
-    ("--python", "/nonexistent/python3", "not an executable file"),
+    ("--python", "/nonexistent/python3", "no such file"),
     ("--agents-dir", "/nonexistent/agents", "not a folder"),
     ("--source", "/nonexistent/tree", "not a hooks tree"),
 ])
@@ -180,3 +181,14 @@ def test_bad_flags_are_refused_before_anything_happens(h, flag, value, message):
     result = h.hookmux(*args)
     assert result.returncode == 1 and message in result.stderr and "Traceback" not in result.stderr
     assert snapshot(h.root) == before
+
+
+def test_installed_modules_are_byte_compiled_with_the_wired_interpreter(h):
+    """Hooks import them on every call; PYTHONDONTWRITEBYTECODE must not make each call recompile."""
+    h.install()
+    import sys
+    tag = sys.implementation.cache_tag
+    for module in ("_dispatch/dispatch_core.py", "skill-redirect/redirect_core.py"):
+        path = h.target / module
+        assert path.is_file(), module
+        assert (path.parent / "__pycache__" / f"{path.stem}.{tag}.pyc").is_file(), module

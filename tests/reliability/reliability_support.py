@@ -14,19 +14,7 @@ import sys
 import textwrap
 from pathlib import Path
 
-
-def _root_conftest():
-    """tests/conftest.py by path: ``from conftest import`` may find another folder's conftest (tests/e2e)."""
-    spec = importlib.util.spec_from_file_location("hookmux_reliability_conftest",
-                                                  Path(__file__).resolve().parents[1] / "conftest.py")
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
-
-
-_shared = _root_conftest()
-REPO, HOOKS, DISPATCH, GATE, PYTHON = _shared.REPO, _shared.HOOKS, _shared.DISPATCH, _shared.GATE, _shared.PYTHON
-hermetic_env, run_hook = _shared.hermetic_env, _shared.run_hook
+from hookmux_testing import DISPATCH, GATE, HOOKS, PYTHON, REPO, hermetic_env, run_hook
 
 sys.path.insert(0, str(HOOKS / "_dispatch"))
 import dispatch  # noqa: E402  (the repo's dispatcher, never a live one)

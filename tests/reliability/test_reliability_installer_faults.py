@@ -5,8 +5,8 @@ The installer's writes go through ``hookmux.installer.atomic.write_atomic``, who
 ``HOOKMUX_FAULT=STEP:ACTION:N`` (docs/install.md). For the N-th occurrence of each step, with
 ACTION ``kill`` (SIGKILL: no cleanup at all), ``exit`` (os._exit) or ``raise`` (OSError):
 every file the installer writes is afterwards its old bytes or its new bytes (never partial,
-never unparsable), and a rerun without the fault completes and gives exactly the bytes of a
-clean run. By default every write is killed at every step and the wired files (settings,
+never unparsable; the install record may also hold the installer's intent, whole), and a rerun
+without the fault completes and gives exactly the bytes of a clean run. By default every write is killed at every step and the wired files (settings,
 backup, Copilot file, record) also get ``exit`` and ``raise``; HOOKMUX_RELIABILITY_FULL=1
 runs every action at every write.
 """
@@ -87,33 +87,16 @@ class Sandbox:
         return subprocess.run([*command, *args], capture_output=True, text=True, env=env, cwd=str(REPO), timeout=120)
 
     def state(self) -> dict[str, bytes]:
-        """Every file under HOME but the backups (their names carry the time)."""
+        """Every file under HOME but the backups (their names carry the time) and the bytecode
+        install compiles (it embeds the sources' mtimes; see bytecode())."""
         out = {}
         for path in self.home.rglob("*"):
-            if path.is_file() and ".hookmux-backup-" not in path.name:
+            if path.is_file() and ".hookmux-backup-" not in path.name and "__pycache__" not in path.parts:
                 out[str(path.relative_to(self.home))] = path.read_bytes()
         return out
 
-
-CREATED_KEYS = ("dirs", "created", "created_dirs")
-
-
-def _without_record(state: dict[str, bytes]) -> dict[str, bytes]:
-    """The install record lists what a run created (folders, settings containers): after a crash
-    the rerun finds them existing (F4). The uninstall that follows shows what that costs."""
-    record = state.get(RECORD)
-    rest = {name: data for name, data in state.items() if name != RECORD}
-    if record is not None:
-        rest[RECORD] = json.dumps(_strip(json.loads(record))).encode()
-    return rest
-
-
-def _strip(value):
-    if isinstance(value, dict):
-        return {k: _strip(v) for k, v in value.items() if k not in CREATED_KEYS}
-    if isinstance(value, list):
-        return [_strip(v) for v in value]
-    return value
+    def bytecode(self) -> set[str]:
+        return {str(path.relative_to(self.home)) for path in self.home.rglob("__pycache__/*")}
 
 
 def _is_temp(name: str) -> bool:
@@ -144,9 +127,10 @@ def _reference(box: Sandbox, operation: str):
     return before, box.state(), writes
 
 
-def _cases(writes: list[str]):
-    wired = {index for index, path in enumerate(writes) if not path.endswith(".py") and "/hooks/_" not in path
-             and "/contraindication/" not in path and "/skill-redirect/" not in path}
+def _cases(writes: list[str], target: Path):
+    """(N, path, step, action); the wired files are those outside the hooks tree, and the record."""
+    wired = {index for index, path in enumerate(writes)
+             if not path.startswith(f"{target}{os.sep}") or path.endswith(".hookmux-installed.json")}
     for index, path in enumerate(writes):
         for step in STEPS:
             for action in ("kill", "exit", "raise"):
@@ -158,13 +142,15 @@ def _cases(writes: list[str]):
 def test_a_crash_at_any_step_of_any_write_leaves_old_or_new_and_a_rerun_completes(tmp_path, operation):
     box = Sandbox(tmp_path)
     before, after, writes = _reference(box, operation)
+    after_bytecode = box.bytecode()
     assert len(writes) >= (10 if operation == "install" else 1), writes
     assert before != after
     setup, arguments = OPERATIONS[operation]
     box.reset()
     original = box.state()
     failures = []
-    for nth, path, step, action in _cases(writes):
+    missing_bytecode = {}
+    for nth, path, step, action in _cases(writes, box.target):
         label = f"{operation} {step}:{action}:{nth} ({os.path.basename(path)})"
         try:
             with case(SUITE):
@@ -185,31 +171,33 @@ def test_a_crash_at_any_step_of_any_write_leaves_old_or_new_and_a_rerun_complete
                     assert "nothing was changed" in result.stderr, (label, result.stderr)
                 rerun = box.hookmux(*arguments(box))
                 assert rerun.returncode == 0, (label, rerun.stderr)
-                assert _without_record(box.state()) == _without_record(after), label
+                assert box.state() == after, label
+                if box.bytecode() != after_bytecode:
+                    missing_bytecode[label] = sorted(after_bytecode - box.bytecode())
                 assert not [p for p in box.home.rglob("*") if _is_temp(p.name)], label
                 if operation == "install":
                     _ok(box.hookmux("uninstall", *box.flags))
-                    assert box.state() == original, label
+                    assert box.state() == original and not box.bytecode(), label
         except AssertionError as error:
             failures.append(f"{label}: {str(error)[:300]}")
     assert not failures, "\n".join(failures)
-    print(f"installer faults: {operation}: {len(list(_cases(writes)))} cases over {len(writes)} writes")
+    if missing_bytecode:
+        label, missing = next(iter(missing_bytecode.items()))
+        pytest.xfail(f"F6: after {len(missing_bytecode)} crash+rerun cases installed modules lack bytecode, "
+                     f"e.g. {label}: {missing[:3]}")
+    print(f"installer faults: {operation}: {len(list(_cases(writes, box.target)))} cases over {len(writes)} writes")
 
 
 def test_after_a_crash_and_a_rerun_uninstall_leaves_no_folders_behind(tmp_path):
-    """F4 (/work/reliability-findings.md): folders a killed install created before its record
-    was written are not in the rerun's record, so uninstall leaves them (empty) behind."""
+    """F4 (fixed): folders a killed install created are still removed by uninstall after a rerun."""
     box = Sandbox(tmp_path)
     _, _, writes = _reference(box, "install")
     install = OPERATIONS["install"][1](box)
-    leftovers = {}
     for nth in (1, 2, len(writes)):
-        box.reset()
-        assert box.hookmux(*install, fault=f"temp:kill:{nth}").returncode == -9
-        _ok(box.hookmux(*install))
-        _ok(box.hookmux("uninstall", *box.flags))
-        left = sorted(str(p.relative_to(box.home)) for p in box.home.rglob("*") if p.is_dir())
-        if left != [".claude"]:
-            leftovers[nth] = left
-    if leftovers:
-        pytest.xfail(f"F4: folders left behind after temp:kill:N, rerun, uninstall: {leftovers}")
+        with case(SUITE):
+            box.reset()
+            assert box.hookmux(*install, fault=f"temp:kill:{nth}").returncode == -9
+            _ok(box.hookmux(*install))
+            _ok(box.hookmux("uninstall", *box.flags))
+            left = sorted(str(p.relative_to(box.home)) for p in box.home.rglob("*") if p.is_dir())
+            assert left == [".claude"], f"F4: folders left behind after temp:kill:{nth}, rerun, uninstall: {left}"

@@ -6,7 +6,7 @@ import shutil
 import subprocess
 from pathlib import Path
 
-from conftest import GATE, PYTHON, REPO, hermetic_env, one_json_line, run_hook
+from hookmux_testing import GATE, PYTHON, REPO, hermetic_env, one_json_line, run_hook
 from hookmux import agents_registry
 
 FIXTURE_AGENTS = Path(__file__).resolve().parent / "fixtures" / "agents"

@@ -9,7 +9,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from conftest import GATE
+from hookmux_testing import GATE
 from hookmux import agents_registry
 
 REGISTRY = GATE.parent / "known_agents.py"

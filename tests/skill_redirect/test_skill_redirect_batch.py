@@ -4,7 +4,7 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
-from conftest import GATE, hermetic_env, one_json_line, run_hook
+from hookmux_testing import GATE, hermetic_env, one_json_line, run_hook
 
 SKILLS = Path(__file__).resolve().parent / "fixtures" / "skills"
 

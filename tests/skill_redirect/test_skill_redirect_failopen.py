@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from conftest import GATE, PYTHON, hermetic_env, run_hook
+from hookmux_testing import GATE, PYTHON, hermetic_env, run_hook
 
 REDIRECTING = json.dumps({"hook_event_name": "PreToolUse", "tool_name": "Skill", "tool_input": {"skill": "prompt-writer"}})
 

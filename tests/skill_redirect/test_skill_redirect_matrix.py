@@ -6,7 +6,7 @@ from pathlib import Path
 
 import pytest
 
-from conftest import GATE, hermetic_env, one_json_line, run_hook
+from hookmux_testing import GATE, hermetic_env, one_json_line, run_hook
 
 SKILLS = Path(__file__).resolve().parent / "fixtures" / "skills"
 

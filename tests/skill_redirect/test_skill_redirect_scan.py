@@ -12,7 +12,7 @@ from pathlib import Path
 
 import pytest
 
-from conftest import GATE, PYTHON, hermetic_env, one_json_line, run_hook
+from hookmux_testing import GATE, PYTHON, hermetic_env, one_json_line, run_hook
 
 SKILLS = Path(__file__).resolve().parent / "fixtures" / "skills"
 

@@ -59,8 +59,8 @@ def run(args: argparse.Namespace) -> int:
     except Exception as exc:
         err.write(f"hookmux: cannot use interpreter {args.python or sys.executable}: {exc}\n")
         return 1
-    if not (os.path.isfile(python) and os.access(python, os.X_OK)):
-        err.write(f"hookmux: interpreter {python}: not an executable file\n")
+    if not os.path.lexists(python):
+        err.write(f"hookmux: interpreter {python}: no such file\n")
         return 1
     try:
         # planning first refuses bad input before even the lock file is created

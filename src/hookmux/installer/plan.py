@@ -8,6 +8,7 @@ import dataclasses
 import difflib
 import json
 import os
+import subprocess
 import sys
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -310,6 +311,25 @@ def apply_install(plan: Plan, journal: Journal) -> None:
     if not record_path.is_file() or record_path.read_bytes() != final:
         journal.write(record_path, final, 0o644)
     journal.delete(pending_path)
+    _compile(plan.record.python, [target / rel for rel in tp.writes if rel.endswith(".py")])
+
+
+def _compile(python: str, scripts: list[Path]) -> None:
+    """Byte-compile the installed modules with the wired interpreter.
+
+    Hooks import them on every tool call; with PYTHONDONTWRITEBYTECODE set (or a
+    read-only target) they would otherwise be compiled anew each time. Best
+    effort: a hook without bytecode still works, just slower. Uninstall removes
+    the bytecode with the files.
+    """
+    if not scripts:
+        return
+    try:
+        subprocess.run([python, "-m", "compileall", "-q", *map(str, scripts)],
+                       stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
+                       timeout=60, check=False)
+    except (OSError, subprocess.SubprocessError):
+        pass
 
 
 def _pycache_of(target: Path, rels: list[str]) -> list[Path]:
@@ -334,8 +354,11 @@ def apply_uninstall(plan: Plan, journal: Journal) -> None:
     if plan.old_record is None:
         _remove_created_dirs(plan, journal)
         return
-    for pyc in _pycache_of(target, plan.removals):
+    caches = _pycache_of(target, plan.removals)
+    for pyc in caches:
         journal.delete(pyc)
+    for cache_dir in sorted({pyc.parent for pyc in caches}):
+        journal.rmdir_if_empty(cache_dir)
     for rel in plan.removals:
         journal.delete(target / rel)
     for legacy, rel in plan.restores.items():

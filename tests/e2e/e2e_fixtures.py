@@ -1,5 +1,9 @@
 """Fixtures for the e2e suite (helpers live in e2e_support.py).
 
+Test modules import these names. They are not in a tests/e2e/conftest.py because a
+second module named ``conftest`` would shadow tests/conftest.py for every test file
+that does ``from hookmux_testing import ...``.
+
 Each test gets a fresh HOME and a project folder (a git repo), installs hookmux the
 way a user does, runs one real CLI in ``-p`` mode against a loopback model server
 and reads back what the model was sent. Missing binaries skip locally and fail
@@ -14,7 +18,7 @@ import sys
 import pytest
 
 from e2e_model_server import ModelServer
-from e2e_support import INSTALL_COMMAND, Cli, Sandbox, find_cli, pinned_versions, unavailable
+from e2e_support import Cli, Sandbox, find_cli, unavailable
 
 
 @pytest.fixture(scope="session")
@@ -45,8 +49,3 @@ def sandbox(tmp_path, hookmux_installer):
     with ModelServer() as server:
         yield Sandbox(tmp_path, server)
 
-
-def pytest_report_header(config):
-    pins = pinned_versions()
-    return (f"e2e hosts: Claude Code {pins['HOOKMUX_E2E_CLAUDE_VERSION']}, "
-            f"Copilot CLI {pins['HOOKMUX_E2E_COPILOT_VERSION']} (install: {INSTALL_COMMAND})")
