@@ -394,7 +394,17 @@ def _load_all(checks, budget_end, row_lines):
 
 
 class _Capture(io.StringIO):
-    """A check's stdout or stderr: bounded, and closing it does not lose it."""
+    """A check's stdout or stderr: bounded, and closing it does not lose it.
+
+    It takes what standalone hooks do to a real stdout: ``.buffer.write(bytes)``
+    and ``.reconfigure(encoding=...)``.
+    """
+
+    encoding = "utf-8"
+
+    def __init__(self):
+        super().__init__()
+        self.buffer = _BytesInto(self)
 
     def write(self, text):
         room = MAX_CAPTURE_CHARS - self.tell()
@@ -402,7 +412,22 @@ class _Capture(io.StringIO):
             super().write(text[:room])
         return len(text) if isinstance(text, str) else 0
 
+    def reconfigure(self, **options):
+        pass
+
     def close(self):
+        pass
+
+
+class _BytesInto:
+    def __init__(self, capture):
+        self._capture = capture
+
+    def write(self, data):
+        self._capture.write(bytes(data).decode("utf-8", "replace"))
+        return len(data)
+
+    def flush(self):
         pass
 
 

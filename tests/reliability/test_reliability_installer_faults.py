@@ -181,10 +181,7 @@ def test_a_crash_at_any_step_of_any_write_leaves_old_or_new_and_a_rerun_complete
         except AssertionError as error:
             failures.append(f"{label}: {str(error)[:300]}")
     assert not failures, "\n".join(failures)
-    if missing_bytecode:
-        label, missing = next(iter(missing_bytecode.items()))
-        pytest.xfail(f"F6: after {len(missing_bytecode)} crash+rerun cases installed modules lack bytecode, "
-                     f"e.g. {label}: {missing[:3]}")
+    assert not missing_bytecode, f"F6: installed modules lack bytecode after a crash and a rerun: {missing_bytecode}"
     print(f"installer faults: {operation}: {len(list(_cases(writes, box.target)))} cases over {len(writes)} writes")
 
 

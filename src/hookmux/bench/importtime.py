@@ -13,7 +13,7 @@ from __future__ import annotations
 import statistics
 import subprocess
 from dataclasses import dataclass
-from typing import Sequence
+from typing import Callable, Sequence
 
 
 @dataclass
@@ -82,10 +82,20 @@ def floor_modules(python: str, env: dict[str, str], stdin_path: str) -> set[str]
     return {name for name, _d, _s, _c in _run([python, "-S", "-c", "pass"], stdin_path, env)}
 
 
-def profile(argv: Sequence[str], stdin_path: str, env: dict[str, str], floor: set[str], repeats: int = 5) -> list[ImportCost]:
-    """Median import costs of the modules the command adds to the floor, in import order."""
+def profile(
+    invocation: Callable[[int], tuple[Sequence[str], str]],
+    env: dict[str, str],
+    floor: set[str],
+    repeats: int = 5,
+) -> list[ImportCost]:
+    """Median import costs of the modules a command adds to the floor, in import order.
+
+    ``invocation(i)`` gives the argv and stdin file of repeat ``i`` (a case whose
+    payload changes per run, like B5.new, gets a fresh one each time).
+    """
     seen: dict[str, tuple[int, list[int], list[int]]] = {}
-    for _ in range(repeats):
+    for index in range(repeats):
+        argv, stdin_path = invocation(index)
         for name, depth, own, total in _run(argv, stdin_path, env):
             if name in floor:
                 continue

@@ -290,6 +290,7 @@ def apply_install(plan: Plan, journal: Journal) -> None:
     nothing_to_do = not tp.changes and not any(c.changed for c in plan.wiring) and (
         record_path.is_file() and record_path.read_bytes() == final) and not pending_path.exists()
     if nothing_to_do:
+        _compile(plan.record.python, _installed_modules(plan))
         return
     journal.write(pending_path, plan.pending.to_bytes(), 0o644)
     for parent in ["."] + sorted(tp.new_dirs):
@@ -311,16 +312,22 @@ def apply_install(plan: Plan, journal: Journal) -> None:
     if not record_path.is_file() or record_path.read_bytes() != final:
         journal.write(record_path, final, 0o644)
     journal.delete(pending_path)
-    _compile(plan.record.python, [target / rel for rel in tp.writes if rel.endswith(".py")])
+    _compile(plan.record.python, _installed_modules(plan))
+
+
+def _installed_modules(plan: Plan) -> list[Path]:
+    return [plan.target / rel for rel in plan.record.files if rel.endswith(".py")]
 
 
 def _compile(python: str, scripts: list[Path]) -> None:
     """Byte-compile the installed modules with the wired interpreter.
 
     Hooks import them on every tool call; with PYTHONDONTWRITEBYTECODE set (or a
-    read-only target) they would otherwise be compiled anew each time. Best
-    effort: a hook without bytecode still works, just slower. Uninstall removes
-    the bytecode with the files.
+    read-only target) they would otherwise be compiled anew each time. All of
+    them, every time: compileall skips what is up to date, and a rerun after a
+    crash must not leave the files the crashed run copied without bytecode.
+    Best effort: a hook without bytecode still works, just slower. Uninstall
+    removes the bytecode with the files.
     """
     if not scripts:
         return
