@@ -9,7 +9,7 @@ import os
 import re
 from pathlib import Path
 
-from hookmux import resources
+from hookmux import resources, wiring
 
 # Tool names as the dispatcher sees them: Claude Code's, and Copilot CLI's after
 # the dispatcher maps bash->Bash, view->Read, ... (others are kept as they are).
@@ -24,9 +24,7 @@ COPILOT_TOOLS = (
 )
 KNOWN_TOOLS = tuple(dict.fromkeys(CLAUDE_TOOLS + COPILOT_TOOLS))
 # Copilot's own tool names, as its loader of a Claude-format settings file matches them.
-COPILOT_RAW_TOOLS = {"bash": "Bash", "view": "Read", "create": "Write", "edit": "Edit",
-                     "task": "Agent", "skill": "Skill", "grep": "Grep", "glob": "Glob",
-                     "powershell": "PowerShell"}
+COPILOT_RAW_TOOLS = wiring.COPILOT_TOOLS
 TOOL_EVENTS = ("PreToolUse", "PostToolUse", "PostToolBatch")
 # Events whose hooks run before the host goes on: a slow row delays the user.
 WAITING_EVENTS = ("PreToolUse", "UserPromptSubmit")

@@ -21,6 +21,13 @@ COPILOT_EVENTS = {
     "userPromptSubmitted": "UserPromptSubmit",
 }
 CLAUDE_TO_COPILOT = {claude: copilot for copilot, claude in COPILOT_EVENTS.items()}
+# Copilot CLI's tool names -> the Claude Code names the dispatcher matches rows against.
+# The hooks keep their own copies (they import nothing from this package);
+# tests/cli/test_cli_wiring.py keeps them equal.
+COPILOT_TOOLS = {
+    "bash": "Bash", "view": "Read", "create": "Write", "edit": "Edit", "task": "Agent",
+    "skill": "Skill", "grep": "Grep", "glob": "Glob", "powershell": "PowerShell",
+}
 
 DISPATCH_SCRIPT = ("_dispatch", "dispatch.py")
 GATE_SCRIPT = ("skill-redirect", "skill_redirect.py")

@@ -13,11 +13,7 @@ GATE_TIMEOUT = 10
 CLAUDE_GATE_EVENTS = {"PreToolUse": "Skill|skill", "PostToolBatch": None}
 COPILOT_GATE_EVENTS = {"preToolUse": "skill"}
 
-# Copilot's lower-case tool names and the Claude Code names the dispatcher maps them to.
-COPILOT_TOOLS = {
-    "bash": "Bash", "view": "Read", "create": "Write", "edit": "Edit",
-    "task": "Agent", "skill": "Skill", "grep": "Grep", "glob": "Glob",
-}
+
 
 
 @dataclass(frozen=True)
@@ -60,7 +56,7 @@ def copilot_matcher(settings_matcher: str | None) -> str | None:
         pattern = re.compile(settings_matcher)
     except re.error:
         return None
-    names = [copilot for copilot, claude in COPILOT_TOOLS.items() if pattern.search(claude)]
+    names = [copilot for copilot, claude in wiring.COPILOT_TOOLS.items() if pattern.search(claude)]
     return "(?:" + "|".join([*names, settings_matcher]) + ")"
 
 
