@@ -8,7 +8,7 @@ the entry point prints. The work is in ``dispatch_core.py``: Python compiles the
 script it runs on every start but loads an imported module from its cached
 bytecode, so this file stays small.
 """
-from dispatch_core import COPILOT_EVENTS, COPILOT_TOOLS, MAX_CONTEXT_CHARS, _parse_payload, main, run  # noqa: F401
+from dispatch_core import COPILOT_EVENTS, COPILOT_TOOLS, MAX_CONTEXT_CHARS, main, run  # noqa: F401
 
 if __name__ == "__main__":
     main()

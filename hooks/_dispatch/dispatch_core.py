@@ -247,7 +247,7 @@ class _Check:
         _STREAMS.bind(stdin, self.stdout, self.stderr)
         try:
             result = self.main(self.args) if _takes_argument(self.main) else self.main()
-            self.outcome = "returned %r" % (result,) if isinstance(result, int) and result else "ok"
+            self.outcome = ("returned %r" % (result,)) if isinstance(result, int) and result else "ok"
         except SystemExit as exc:
             self.outcome = "exit code %s" % (exc.code if isinstance(exc.code, int) else 1)
         except BaseException as exc:

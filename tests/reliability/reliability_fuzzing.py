@@ -160,7 +160,11 @@ def skill_call(draw):
 def dispatcher_event(argv_event, stdin: bytes | str):
     """(event, payload dict or None) exactly as the dispatcher derives them."""
     text = stdin.decode("utf-8", errors="replace") if isinstance(stdin, bytes) else stdin
-    payload = dispatch._parse_payload(text)
+    try:
+        payload = json.loads(text)
+    except (ValueError, RecursionError):
+        payload = None
+    payload = payload if isinstance(payload, dict) else None
     if argv_event:
         return argv_event, payload
     event = payload.get("hook_event_name") if payload is not None else None
