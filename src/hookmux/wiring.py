@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import os
 import shlex
+import shutil
 import subprocess
 import sys
 from pathlib import Path
@@ -42,9 +43,9 @@ def resolve_python(python: str | None = None) -> str:
     candidate = python or sys.executable
     path = Path(candidate)
     if not path.is_absolute():
-        found = shutil_which(candidate)
+        found = shutil.which(candidate)
         path = Path(found) if found else path.absolute()
-    if _looks_like_shim(path):
+    if looks_like_shim(path):
         real = subprocess.run(
             [str(path), "-S", "-c", "import sys; print(sys.executable)"],
             capture_output=True, text=True, timeout=30, check=True,
@@ -54,14 +55,9 @@ def resolve_python(python: str | None = None) -> str:
     return str(path)
 
 
-def shutil_which(name: str) -> str | None:
-    import shutil
-
-    return shutil.which(name)
-
-
-def _looks_like_shim(path: Path) -> bool:
-    if "shims" in path.parts:
+def looks_like_shim(path: os.PathLike | str) -> bool:
+    """A version-manager shim: under a ``shims`` folder, or a script rather than a binary."""
+    if "shims" in Path(path).parts:
         return True
     try:
         with open(path, "rb") as handle:

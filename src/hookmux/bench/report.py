@@ -8,6 +8,8 @@ import subprocess
 from pathlib import Path
 from typing import Optional
 
+from hookmux import wiring
+
 FLOOR = "B0"
 CPU_TARGET = ("B1.dispatch", "B1.separate", 0.2)  # dispatcher CPU <= 1/5 of the 8 processes
 
@@ -50,16 +52,6 @@ def loadavg() -> Optional[float]:
         return os.getloadavg()[0]
     except (AttributeError, OSError):
         return None
-
-
-def looks_like_shim(path: str) -> bool:
-    if "shims" in Path(path).parts:
-        return True
-    try:
-        with open(path, "rb") as handle:
-            return handle.read(2) == b"#!"
-    except OSError:
-        return False
 
 
 def _ms(values_ns: list[int]) -> list[float]:
@@ -120,7 +112,7 @@ def verdicts(results: dict, python: str) -> list[dict]:
             "value": value,
             "pass": value is not None and value <= limit,
         })
-    found.append({"target": "interpreter is not a version-manager shim", "value": python, "pass": not looks_like_shim(python)})
+    found.append({"target": "interpreter is not a version-manager shim", "value": python, "pass": not wiring.looks_like_shim(python)})
     return found
 
 
