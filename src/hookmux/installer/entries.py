@@ -8,10 +8,12 @@ from hookmux import wiring
 
 DEFAULT_TIMEOUT = 10
 GATE_TIMEOUT = 10
-# Copilot also loads a project's Claude-format settings and matches its own lower-case "skill"
-# there, case-sensitively (seen with Copilot CLI 1.0.102 in tests/e2e); Claude Code sends "Skill".
-CLAUDE_GATE_EVENTS = {"PreToolUse": "Skill|skill", "PostToolBatch": None}
-COPILOT_GATE_EVENTS = {"preToolUse": "skill"}
+# The gate's PreToolUse entry in Claude-format settings is for Copilot's loader of that file,
+# which matches its own lower-case "skill"/"task" there, case-sensitively (Copilot CLI 1.0.102,
+# tests/e2e). Claude Code resolves Skill and Agent calls itself (the gate would pass them), so
+# its "Skill"/"Agent" start no process; it is redirected on PostToolBatch.
+CLAUDE_GATE_EVENTS = {"PreToolUse": "skill|task", "PostToolBatch": None}
+COPILOT_GATE_EVENTS = {"preToolUse": "skill|task"}
 
 
 
