@@ -115,7 +115,8 @@ def read_head(path, budget):
 def frontmatter(data):
     """The top-level scalar keys of a leading ``---`` block ({} when there is none).
 
-    UTF-8 BOM, CRLF/CR line ends, quotes and a trailing `` # comment`` are tolerated.
+    UTF-8 BOM, CRLF/CR line ends, quotes and a trailing `` # comment`` are tolerated. A block
+    that is never closed is no frontmatter, unless the read stopped at MAX_READ inside it.
     """
     text = data.decode("utf-8", "replace")
     if text.startswith("\ufeff"):
@@ -130,7 +131,7 @@ def frontmatter(data):
         key, colon, value = line.partition(":")
         if colon and key and key[0] not in " \t#-" and key not in keys:
             keys[key.rstrip()] = _scalar(value.strip())
-    return {}  # never closed: not frontmatter
+    return keys if len(data) >= MAX_READ else {}
 
 
 def _scalar(value):
