@@ -11,7 +11,7 @@ host, found now (agent_scan, skill_scan). Every deny is JSON at exit 0.
 - Copilot fires preToolUse before resolving: skill X is denied when X is an agent and,
   after a complete scan, not a skill; task with agent_type X when X is a skill and,
   after a complete scan, not an agent. Its loader of .claude/settings.json sends the
-  same calls as ``tool_name`` "skill"/"task" and gets the nested deny.
+  same calls as ``tool_name`` "skill" / "Agent" (with agent_type) and gets the nested deny.
 """
 import os
 
@@ -136,9 +136,13 @@ def decide(payload, argv):
     if not isinstance(event, str):
         return _PASS
     if event.lower() == "pretooluse":
-        # Claude Code's own "Skill"/"Agent" were resolved by the host: they pass. Lower case
-        # "skill"/"task" come from Copilot's loader of .claude/settings.json.
-        reason = _copilot_reason(payload.get("tool_name"), payload.get("tool_input"), payload.get("cwd"), skills_dirs)
+        # Claude Code's own Skill and Agent (subagent_type) calls pass: the host resolves them.
+        # Copilot's loader of .claude/settings.json sends "skill", and its task tool as "Agent"
+        # with agent_type.
+        tool_name, tool_input = payload.get("tool_name"), payload.get("tool_input")
+        if tool_name == "Agent" and isinstance(tool_input, dict) and "subagent_type" not in tool_input:
+            tool_name = "task"
+        reason = _copilot_reason(tool_name, tool_input, payload.get("cwd"), skills_dirs)
         if not reason:
             return _PASS
         return _deny({"hookSpecificOutput": {

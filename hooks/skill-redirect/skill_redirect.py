@@ -19,8 +19,8 @@ def _run():
                 return 0
         elif b"skill" not in lowered and b"task" not in lowered:
             return 0
-        elif b'"tool_name":"Skill"' in data:
-            return 0  # Claude Code resolved this Skill call itself
+        elif b'"tool_name":"Skill"' in data or b'"subagent_type"' in data:
+            return 0  # Claude Code's own Skill/Agent call: the host resolves the name itself
         import redirect_core
 
         return redirect_core.main(sys.argv[1:], data)

@@ -65,6 +65,8 @@ def copilot_pre_string_args(tool_name, tool_input):
 
 
 def copilot_claude_format_pre(tool_name, tool_input):
+    """Copilot's loader of .claude/settings.json: "skill" stays, "task" is sent as "Agent" (measured)."""
+    tool_name = "Agent" if tool_name == "task" else tool_name
     return ["PreToolUse"], {"hook_event_name": "PreToolUse", "session_id": "s1",
                             "timestamp": "2026-11-30T03:00:00.000Z", "tool_name": tool_name, "tool_input": tool_input}
 

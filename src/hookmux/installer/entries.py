@@ -9,10 +9,11 @@ from hookmux import wiring
 DEFAULT_TIMEOUT = 10
 GATE_TIMEOUT = 10
 # The gate's PreToolUse entry in Claude-format settings is for Copilot's loader of that file,
-# which matches its own lower-case "skill"/"task" there, case-sensitively (Copilot CLI 1.0.102,
-# tests/e2e). Claude Code resolves Skill and Agent calls itself (the gate would pass them), so
-# its "Skill"/"Agent" start no process; it is redirected on PostToolBatch.
-CLAUDE_GATE_EVENTS = {"PreToolUse": "skill|task", "PostToolBatch": None}
+# which sends its skill tool as "skill" and its task tool as "Agent" (with agent_type) and
+# matches those names case-sensitively (Copilot CLI 1.0.102, tests/e2e). Claude Code resolves
+# its own Skill calls (no process starts for them); its Agent calls start the gate, which
+# passes them at once (Claude Code is answered on PostToolBatch).
+CLAUDE_GATE_EVENTS = {"PreToolUse": "skill|Agent", "PostToolBatch": None}
 COPILOT_GATE_EVENTS = {"preToolUse": "skill|task"}
 
 
