@@ -20,7 +20,11 @@ def project_dirs(cwd):
 
 
 class Places:
-    """Resolves ``(base, relative)`` folder specs from host_data for one session."""
+    """Expands the folder templates of ``hosts`` (``~/…``, ``{project}/…``, ``{cwd}/…``) for one session.
+
+    ``{project}`` and ``{cwd}`` both stand for every folder from the cwd up to the
+    repository root: both hosts load a repository's agents and skills from a subfolder.
+    """
 
     __slots__ = ("home", "cwd", "_projects")
 
@@ -31,18 +35,21 @@ class Places:
         self.cwd = cwd  #: the session's working folder (the payload's cwd)
         self._projects = None
 
-    def folders(self, specs):
-        """Absolute folders for specs, in order, each once."""
+    def folders(self, templates):
+        """Absolute folders for templates, in order, each once; other placeholders are skipped."""
         out = []
-        for base, relative in specs:
-            if base == "home":
+        for template in templates:
+            head, _, relative = template.partition("/")
+            if head == "~":
                 bases = [self.home]
-            else:
+            elif head in ("{project}", "{cwd}"):
                 if self._projects is None:
                     self._projects = project_dirs(self.cwd)
                 bases = self._projects
-            for folder in bases:
-                path = os.path.join(folder, relative)
+            else:
+                continue
+            for base in bases:
+                path = os.path.join(base, relative)
                 if path not in out:
                     out.append(path)
         return out

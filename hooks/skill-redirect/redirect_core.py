@@ -3,7 +3,8 @@
 Loaded by skill_redirect.py only when the payload can matter. Two directions:
 the skill tool naming an agent (-> run it as an agent), and the agent tool naming
 a skill (-> run it with the skill tool). Agents and skills are those of the calling
-host, found now (agent_scan, skill_scan). Every deny is JSON at exit 0.
+host, found now (agent_scan, skill_scan). The payload is read by ``event.parse``
+(host, dialect, canonical names); every deny is JSON at exit 0 (``event.render_deny``).
 
 - Claude Code resolves names itself: a PreToolUse always passes; PostToolBatch adds
   context for a call the host rejected (``Unknown skill: X`` with X an agent;
@@ -16,18 +17,17 @@ host, found now (agent_scan, skill_scan). Every deny is JSON at exit 0.
 import os
 
 import agent_scan
-import fast_json
 import folder_walk
-import host_data
 import places as places_module
 import skill_scan
+from runtime import event as event_module
+from runtime import hosts
 
-CLAUDE = host_data.CLAUDE
-COPILOT = host_data.COPILOT
+CLAUDE = hosts.CLAUDE
+COPILOT = hosts.COPILOT
 
 _SAFE = frozenset("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789:_-")
 _MAX_NAME = 64
-_PASS = (0, "", "")
 
 
 def sanitize(name):
@@ -45,8 +45,8 @@ def redirect_message(name, host):
         '"{name}" is an agent, not a skill, so the {skill} tool cannot run it. '
         'Run it as an agent instead: call the {agent} tool with {argument} "{name}". '
         'Do not retry "{name}" as a {skill} call.'
-    ).format(name=sanitize(name), skill=host_data.SKILL_TOOL[host], agent=host_data.AGENT_TOOL[host],
-             argument=host_data.AGENT_ARGUMENT[host])
+    ).format(name=sanitize(name), skill=hosts.SKILL_TOOL[host], agent=hosts.AGENT_TOOL[host],
+             argument=hosts.AGENT_PARAM[host])
 
 
 def skill_message(name, host):
@@ -55,7 +55,7 @@ def skill_message(name, host):
         '"{name}" is a skill, not an agent, so the {agent} tool cannot run it. '
         'Run it as a skill instead: call the {skill} tool with skill "{name}". '
         'Do not retry "{name}" as an {agent} call.'
-    ).format(name=sanitize(name), skill=host_data.SKILL_TOOL[host], agent=host_data.AGENT_TOOL[host])
+    ).format(name=sanitize(name), skill=hosts.SKILL_TOOL[host], agent=hosts.AGENT_TOOL[host])
 
 
 def parse_argv(argv):
@@ -119,73 +119,53 @@ class Session:
         return bool(self.skills([name]))
 
 
-def decide(payload, argv):
-    """(exit code, stdout text, stderr text) for one payload; the exit code is always 0."""
+def decide(data, argv):
+    """The stdout text (one JSON line, or "") for one payload; the exit code is always 0."""
     skills_dirs, argv_event = parse_argv(argv)
-    if not isinstance(payload, dict):
-        return _PASS
-    if "toolName" in payload or "toolArgs" in payload:
-        if (argv_event or "preToolUse").lower() != "pretooluse":
-            return _PASS
-        tool_args = payload.get("toolArgs")
-        if isinstance(tool_args, str):
-            tool_args = fast_json.loads(tool_args)
-        reason = _copilot_reason(payload.get("toolName"), tool_args, payload.get("cwd"), skills_dirs)
-        return _deny({"permissionDecision": "deny", "permissionDecisionReason": reason}) if reason else _PASS
-    event = payload.get("hook_event_name", argv_event)
-    if not isinstance(event, str):
-        return _PASS
-    if event.lower() == "pretooluse":
-        # Claude Code's own Skill and Agent (subagent_type) calls pass: the host resolves them.
-        # Copilot's loader of .claude/settings.json sends "skill", and its task tool as "Agent"
-        # with agent_type.
-        tool_name, tool_input = payload.get("tool_name"), payload.get("tool_input")
-        if tool_name == "Agent" and isinstance(tool_input, dict) and "subagent_type" not in tool_input:
-            tool_name = "task"
-        reason = _copilot_reason(tool_name, tool_input, payload.get("cwd"), skills_dirs)
-        if not reason:
-            return _PASS
-        return _deny({"hookSpecificOutput": {
-            "hookEventName": "PreToolUse", "permissionDecision": "deny", "permissionDecisionReason": reason}})
-    if event.lower() == "posttoolbatch":
-        return _post_tool_batch(payload, skills_dirs)
-    return _PASS
+    event = event_module.parse(data, argv_event)
+    if event.payload is None:
+        return ""
+    # A Copilot payload without an event name on the command line is a preToolUse one.
+    name = event.name or ("PreToolUse" if event.dialect == COPILOT else "")
+    if name == "PreToolUse":
+        if event.host != COPILOT:
+            return ""  # Claude Code resolved its own Skill/Agent call
+        reason = _copilot_reason(event, skills_dirs)
+        return event_module.render_deny(event, reason) if reason else ""
+    if name == "PostToolBatch" and event.host == CLAUDE:
+        return _post_tool_batch(event, skills_dirs)
+    return ""
 
 
-def _copilot_reason(tool_name, tool_args, cwd, skills_dirs):
-    """The deny reason for a Copilot skill/task call, or None."""
-    if tool_name == "skill":
-        name = target_name(tool_args)
-        if echoable(name) and Session(COPILOT, cwd, skills_dirs).agent_only(name):
+def _copilot_reason(event, skills_dirs):
+    """The deny reason for a Copilot skill/task call (canonical Skill/Agent), or None."""
+    if event.tool_name == "Skill":
+        name = target_name(event.tool_input)
+        if echoable(name) and Session(COPILOT, event.cwd, skills_dirs).agent_only(name):
             return redirect_message(name, COPILOT)
-    elif tool_name == "task":
-        name = target_name(tool_args, ("agent_type",))
-        if echoable(name) and Session(COPILOT, cwd, skills_dirs).skill_only(name):
+    elif event.tool_name == "Agent":
+        name = target_name(event.tool_input, (hosts.AGENT_PARAM[COPILOT],))
+        if echoable(name) and Session(COPILOT, event.cwd, skills_dirs).skill_only(name):
             return skill_message(name, COPILOT)
     return None
 
 
-def _post_tool_batch(payload, skills_dirs):
+def _post_tool_batch(event, skills_dirs):
     """Claude Code: context for the calls the host rejected, one paragraph per name."""
-    calls = payload.get("tool_calls")
-    if not isinstance(calls, list):
-        return _PASS
     unknown_skills, unknown_agents = [], []
-    for call in calls:
-        if not isinstance(call, dict):
-            continue
+    for call in event.tool_calls:
         tool, response = call.get("tool_name"), call.get("tool_response")
         if tool == "Skill":
             name = target_name(call.get("tool_input"))
             if echoable(name) and name not in unknown_skills and _says(response, ("unknown skill",)):
                 unknown_skills.append(name)
         elif tool in ("Agent", "Task"):
-            name = target_name(call.get("tool_input"), ("subagent_type",))
+            name = target_name(call.get("tool_input"), (hosts.AGENT_PARAM[CLAUDE],))
             if echoable(name) and name not in unknown_agents and _says(response, ("agent type", "not found")):
                 unknown_agents.append(name)
     if not (unknown_skills or unknown_agents):
-        return _PASS
-    session = Session(CLAUDE, payload.get("cwd"), skills_dirs)
+        return ""
+    session = Session(CLAUDE, event.cwd, skills_dirs)
     paragraphs = []
     if unknown_skills:
         agents = session.agents(unknown_skills)
@@ -193,9 +173,7 @@ def _post_tool_batch(payload, skills_dirs):
     if unknown_agents:
         skills = session.skills(unknown_agents)
         paragraphs += [skill_message(name, CLAUDE) for name in unknown_agents if name in skills]
-    if not paragraphs:
-        return _PASS
-    return _deny({"hookSpecificOutput": {"hookEventName": "PostToolBatch", "additionalContext": "\n\n".join(paragraphs)}})
+    return event_module.render_context(event, "\n\n".join(paragraphs))
 
 
 def _says(response, needles, depth=0):
@@ -212,22 +190,11 @@ def _says(response, needles, depth=0):
     return False
 
 
-def _deny(obj):
-    return 0, fast_json.dumps(obj) + "\n", ""
-
-
-def _write(fd, text):
-    data = text.encode("utf-8")
-    while data:
-        written = os.write(fd, data)
-        data = data[written:]
-
-
 def main(argv, data):
-    """Decide for the raw payload bytes, write the output, return the exit code (0)."""
-    code, out, err = decide(fast_json.loads(data), argv)
-    if out:
-        _write(1, out)
-    if err:
-        _write(2, err)
-    return code
+    """Decide for the raw payload bytes, write the output, return the exit code (always 0)."""
+    out = decide(data, argv)
+    data = out.encode("utf-8")
+    while data:
+        written = os.write(1, data)
+        data = data[written:]
+    return 0

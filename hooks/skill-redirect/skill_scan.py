@@ -3,7 +3,7 @@ in the folders it loads, or the folders given by --skills-dir / HOOKMUX_SKILLS_P
 import os
 
 import folder_walk
-import host_data
+from runtime import hosts
 
 
 def override_roots(cli_dirs, environ):
@@ -13,7 +13,7 @@ def override_roots(cli_dirs, environ):
 
 
 def skill_folders(host, places, environ):
-    folders = places.folders(host_data.SKILL_FOLDERS[host])
+    folders = places.folders(hosts.SKILL_DIRS[host])
     amplihack = environ.get("AMPLIHACK_HOME")
     if amplihack:
         folders.append(os.path.join(amplihack, "amplifier-bundle", "skills"))
@@ -21,10 +21,15 @@ def skill_folders(host, places, environ):
 
 
 def skills(host, places, budget, roots):
-    """Yield ``(name, where)`` for every skill of host; a skill may yield two names."""
-    for name in host_data.BUILTIN_SKILLS[host]:
+    """Yield ``(name, where)`` for every skill of host; a skill may yield two names.
+
+    Measured: Claude Code loads ``<root>/<dir>/SKILL.md`` one level deep and runs it by
+    the folder name and by its frontmatter ``name:``; Copilot loads ``SKILL.md`` at any
+    depth and runs it by its ``name:`` only (the folder name when there is none).
+    """
+    for name in hosts.BUILTIN_SKILLS[host]:
         yield name, "built-in"
-    claude = host == host_data.CLAUDE
+    claude = host == hosts.CLAUDE
     for root in roots:
         walk = folder_walk.walk(root, budget, 1, False) if claude else folder_walk.walk(root, budget)
         for parts, entry in walk:
@@ -41,7 +46,7 @@ def skills(host, places, budget, roots):
                 yield name, entry.path
             elif not claude:
                 yield folder_name, entry.path
-    for folder in places.folders(host_data.COMMAND_FOLDERS[host]):
+    for folder in places.folders(hosts.COMMAND_DIRS[host]):
         for _parts, entry in folder_walk.walk(folder, budget, 0, False):
             if entry.name.endswith(".md") and len(entry.name) > 3:
                 yield entry.name[:-3], entry.path

@@ -14,7 +14,7 @@ from reliability_support import (
     write_script,
 )
 
-_spec = importlib.util.spec_from_file_location("rel_host_data", HOOKS / "skill-redirect" / "host_data.py")
+_spec = importlib.util.spec_from_file_location("rel_host_data", HOOKS / "_common" / "hosts.py")
 host_data = importlib.util.module_from_spec(_spec)
 _spec.loader.exec_module(host_data)
 # Agents the fuzz sandbox installs in both hosts' user folders (the gate reads them when it decides).

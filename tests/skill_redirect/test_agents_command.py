@@ -76,6 +76,7 @@ def test_diagnostic_shows_what_the_gate_sees_per_host_and_where_from(tmp_path):
 def test_output_writes_a_registry_the_gate_uses(tmp_path):
     gate_dir = tmp_path / "installed" / "skill-redirect"
     shutil.copytree(GATE.parent, gate_dir, ignore=shutil.ignore_patterns("__pycache__"))
+    shutil.copytree(GATE.parent.parent / "_common", gate_dir.parent / "_common", ignore=shutil.ignore_patterns("__pycache__"))
     agents = tmp_path / "agents"
     touch(agents / "my-helper.md")
     result = hookmux(tmp_path, agents, "--shipped", "--output", gate_dir / "known_agents.py")

@@ -234,7 +234,6 @@ def test_other_tools_pass_even_when_they_mention_skills(world):
         claude_pre("Bash", {"skill": "prompt-writer"}),
         claude_pre("SKILL", {"skill": "prompt-writer"}),
         copilot_pre("bash", {"skill": "prompt-writer"}),
-        copilot_pre("Skill", {"skill": "prompt-writer"}),
         copilot_pre("task", {"skill": "pdf", "agent_type": "prompt-writer"}),
     ]
     for argv, payload in payloads:
@@ -248,14 +247,17 @@ def test_copilot_payload_on_another_event_passes(world):
     assert one_json_line(world.gate([], payload).stdout)["permissionDecision"] == "deny"
 
 
-def test_event_comes_from_the_payload_before_the_command_line(world):
+def test_the_command_lines_event_comes_before_the_payloads(world):
+    """The installer writes the event into the command line (event.parse: argv first)."""
     _, payload = copilot_claude_format_pre("skill", {"skill": "prompt-writer"})
     assert b"deny" in world.gate([], payload).stdout
+    assert_pass(world.gate(["Stop"], payload))
+    assert_pass(world.gate(["PostToolUse"], payload))
     del payload["hook_event_name"]
     assert b"deny" in world.gate(["PreToolUse"], payload).stdout
-    assert_pass(world.gate(["Stop"], payload))
     payload["hook_event_name"] = "PostToolUse"
-    assert_pass(world.gate(["PreToolUse"], payload))
+    assert b"deny" in world.gate(["PreToolUse"], payload).stdout
+    assert_pass(world.gate([], payload))
 
 
 def test_skills_dir_wins_over_the_environment(world, tmp_path):

@@ -15,17 +15,18 @@ import pytest
 from gate_world import World, agent_text, copilot_pre, post_tool_batch, skill_call, write
 from hookmux_testing import GATE, PYTHON, one_json_line
 
-GATE_MODULES = ("host_data", "folder_walk", "places", "known_agents", "agent_scan", "skill_scan", "fast_json",
-                "redirect_core")
+GATE_MODULES = ("runtime", "_common", "_common.hosts", "_common.event", "folder_walk", "places", "known_agents",
+                "agent_scan", "skill_scan", "redirect_core")
 
 
 def load_gate_modules():
     saved = {name: sys.modules.pop(name) for name in GATE_MODULES if name in sys.modules}
+    saved_path = list(sys.path)
     sys.path.insert(0, str(GATE.parent))
     try:
-        return {name: __import__(name) for name in GATE_MODULES}
+        return {name: __import__(name) for name in GATE_MODULES if "." not in name}
     finally:
-        sys.path.remove(str(GATE.parent))
+        sys.path[:] = saved_path
         for name in GATE_MODULES:
             sys.modules.pop(name, None)
         sys.modules.update(saved)

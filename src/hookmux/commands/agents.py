@@ -14,7 +14,8 @@ from hookmux import agents_registry, resources
 
 HELP = "show the agents and skills the skill-redirect gate sees (per host), or write/check its registry"
 HOSTS = ("claude", "copilot")
-_GATE_MODULES = ("host_data", "folder_walk", "places", "known_agents", "agent_scan", "skill_scan")
+_GATE_MODULES = ("runtime", "_common", "_common.hosts", "_common.event", "folder_walk", "places", "known_agents",
+                 "agent_scan", "skill_scan")
 
 
 def configure(parser) -> None:
@@ -47,11 +48,12 @@ def gate_modules() -> dict:
     """The gate's scan modules, imported from the package's hooks tree without leaving them in sys.modules."""
     folder = str(resources.hooks_tree() / "skill-redirect")
     saved = {name: sys.modules.pop(name) for name in _GATE_MODULES if name in sys.modules}
+    saved_path = list(sys.path)
     sys.path.insert(0, folder)
     try:
-        return {name: __import__(name) for name in _GATE_MODULES}
+        return {name: __import__(name) for name in _GATE_MODULES if "." not in name}
     finally:
-        sys.path.remove(folder)
+        sys.path[:] = saved_path
         for name in _GATE_MODULES:
             sys.modules.pop(name, None)
         sys.modules.update(saved)
