@@ -92,6 +92,31 @@ def test_claude_project_command_sharing_an_agents_name_runs(claude_cli, sandbox)
     assert [r for r in run.hook_runs() if r[0].startswith("PreToolUse") and "skill_redirect" in r[1]] == []
 
 
+# Issue 20 item 2 on Claude Code: a skill sharing an agent's name runs, however it is laid out.
+@pytest.mark.parametrize("layout", ["frontmatter-name", "folder-name", "linked-folder", "project-from-subfolder"])
+def test_claude_skill_sharing_an_agents_name_runs(claude_cli, sandbox, layout):
+    sandbox.install_claude_user()
+    name = "gherkin-expert"
+    write(sandbox.home / ".claude" / "agents" / f"{name}.md", agent(name))
+    skills = sandbox.home / ".claude" / "skills"
+    if layout == "frontmatter-name":
+        write(skills / "bdd" / "SKILL.md", skill(name))
+    elif layout == "folder-name":
+        write(skills / name / "SKILL.md", skill("gherkin-writer"))
+    elif layout == "linked-folder":
+        write(sandbox.root / "dotfiles" / name / "SKILL.md", skill(name))
+        skills.mkdir(parents=True)
+        os.symlink(sandbox.root / "dotfiles" / name, skills / name)
+    else:
+        write(sandbox.project / ".claude" / "skills" / name / "SKILL.md", skill(name))
+        sandbox.project = sandbox.project / "apps" / "web"
+        sandbox.project.mkdir(parents=True)
+    run = claude_skill(claude_cli, sandbox, name)
+    seen = run.after(0)
+    assert not seen.is_error and seen.result == f"Launching skill: {name}", seen.result
+    assert claude_redirects(run) == []
+
+
 def test_claude_name_that_is_no_agent_gets_no_redirect(claude_cli, sandbox):
     sandbox.install_claude_user()
     write(sandbox.home / ".copilot" / "agents" / "architect.agent.md", agent("architect"))  # Copilot's, not Claude's
