@@ -17,7 +17,7 @@ def _run():
         if "PostToolBatch" in sys.argv[1:]:
             if b"unknown skill" not in lowered and b"agent type" not in lowered:
                 return 0
-        elif b"skill" not in lowered and b"task" not in lowered:
+        elif b"skill" not in lowered and b"task" not in lowered and b"agent_type" not in lowered:
             return 0
         elif b'"tool_name":"Skill"' in data or b'"subagent_type"' in data:
             return 0  # Claude Code's own Skill/Agent call: the host resolves the name itself

@@ -2,12 +2,13 @@
 from __future__ import annotations
 
 import json
+import subprocess
 
 import pytest
 
 from gate_world import (SKILLS, World, agent_call, agent_text, claude_pre, copilot_claude_format_pre, copilot_pre,
                         copilot_pre_string_args, post_tool_batch, skill_call, to_agent, to_skill, write)
-from hookmux_testing import one_json_line
+from hookmux_testing import GATE, PYTHON, one_json_line
 
 COPILOT_DIALECTS = {
     "copilot-preToolUse": copilot_pre,
@@ -275,3 +276,15 @@ def test_fixture_really_has_bom_crlf_and_quoted_names():
     assert pdf.startswith(b"\xef\xbb\xbf---\r\n") and b"name: pdf\r\n" in pdf
     assert tla.startswith(b"\xef\xbb\xbf") and b"name: 'tla-plus-expert'" in tla and b"\r\n" in tla
     assert b'name: "gherkin-expert"' in gherkin
+
+
+@pytest.mark.parametrize("dialect", list(COPILOT_DIALECTS))
+def test_the_byte_filter_lets_every_copilot_agent_call_through(world, dialect):
+    """No "skill" or "task" anywhere else in the payload (this test's own paths contain both)."""
+    argv, payload = agent_payload(dialect, "default-workflow")
+    payload["cwd"] = "/"
+    text = json.dumps(payload)
+    assert "skill" not in text.replace("default-workflow", "") or dialect != "copilot-claude-format-PreToolUse"
+    result = subprocess.run([PYTHON, "-S", str(GATE), *argv], input=text.encode(), capture_output=True,
+                            env=world.env, cwd="/", timeout=60)
+    assert b"call the skill tool" in result.stdout, result
