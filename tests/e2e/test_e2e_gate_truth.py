@@ -236,8 +236,11 @@ def test_copilot_folder_name_of_a_renamed_skill_is_no_skill(copilot_cli, sandbox
     assert result.startswith(COPILOT_DENIED) and 'agent_type "bdd"' in result, result
 
 
+# Named so that pytest's tmp folder (the payload's cwd) holds neither "skill" nor "task": the
+# gate's byte filter must let the call through on its own.
 @pytest.mark.parametrize("settings", ["copilot-hooks", "project-claude-settings"])
-def test_copilot_task_naming_a_skill_is_sent_to_the_skill_tool(copilot_cli, sandbox, settings):
+def test_copilot_mirror_direction(copilot_cli, sandbox, settings):
+    """task with agent_type naming a skill is sent to the skill tool."""
     extra = ()
     if settings == "copilot-hooks":
         sandbox.install_copilot_user()
@@ -251,7 +254,7 @@ def test_copilot_task_naming_a_skill_is_sent_to_the_skill_tool(copilot_cli, sand
     assert 'call the skill tool with skill "pdf"' in result
 
 
-def test_copilot_task_naming_an_agent_and_a_skill_is_not_denied(copilot_cli, sandbox):
+def test_copilot_task_naming_an_agent_that_is_also_a_skill_runs(copilot_cli, sandbox):
     sandbox.install_copilot_user()
     write(sandbox.home / ".copilot" / "skills" / "research" / "SKILL.md", skill("research"))  # also a built-in agent
     result = copilot_call(copilot_cli, sandbox, "task",
