@@ -70,6 +70,9 @@ def _entries(data: dict, dialect: Dialect):
                     yield event, container, hook, group
 
 
+entries_of = _entries
+
+
 def find(data: dict, target: str, dialect: Dialect) -> list[tuple[Slot, commands.HookmuxCommand]]:
     """Every hookmux entry of ``target`` in ``data``, in file order."""
     out = []
@@ -107,8 +110,9 @@ def _present(data: dict, key: str) -> bool:
 
 
 def merge(data: dict, entries: list[Entry], target: str, dialect: Dialect,
-          created: set[str] | None = None, path: str = "") -> tuple[dict, list[str]]:
+          created: set[str] | None = None, path: str = "", sweep: bool = False) -> tuple[dict, list[str]]:
     """``data`` with exactly ``entries`` as hookmux's entries for ``target`` (none: uninstall).
+    ``sweep`` also removes every other entry naming one of the target's scripts (uninstall).
 
     Returns the new data and the containers hookmux made that are still there.
     """
@@ -129,23 +133,24 @@ def merge(data: dict, entries: list[Entry], target: str, dialect: Dialect,
         if entry.event in hooks and not isinstance(hooks[entry.event], list):
             raise JsonFileError(f'{path}: "hooks.{entry.event}" is not a list; hookmux will not edit it')
 
-    found: dict[tuple[str, str], list[Slot]] = {}
+    found: dict[tuple[str, str], list[tuple[Slot, commands.HookmuxCommand]]] = {}
     for slot, parsed in find(data, target, dialect):
-        found.setdefault((slot.event, parsed.role), []).append(slot)
+        found.setdefault((slot.event, parsed.role), []).append((slot, parsed))
 
     removed: list[Slot] = []
     for entry in entries:
         keep = None
-        for slot in found.pop((entry.event, entry.role), []):
+        for slot, parsed in found.pop((entry.event, entry.role), []):
             alone = len(slot.container) == 1
             if keep is None and (not dialect.grouped or alone or slot.group.get("matcher") == entry.matcher):
                 keep = slot
+                options = parsed.options
             else:
                 _remove_identical(slot.container, slot.hook)
                 removed.append(slot)
         if keep is not None:
             keep.hook["type"] = "command"
-            keep.hook[dialect.command_key] = entry.command
+            keep.hook[dialect.command_key] = entry.command_with(options)
             keep.hook[dialect.timeout_key] = entry.timeout
             if not dialect.grouped:
                 _set_matcher(keep.hook, entry.matcher)
@@ -163,9 +168,14 @@ def merge(data: dict, entries: list[Entry], target: str, dialect: Dialect,
         else:
             hooks[entry.event].append(hook)
     for slots in found.values():
-        for slot in slots:
+        for slot, _ in slots:
             _remove_identical(slot.container, slot.hook)
             removed.append(slot)
+    if sweep:
+        for event, container, hook, group in list(_entries(data, dialect)):
+            if commands.references(hook.get(dialect.command_key), target):
+                _remove_identical(container, hook)
+                removed.append(Slot(event, container, hook, group))
 
     emptied_events = set()
     for slot in removed:

@@ -72,7 +72,7 @@ def lock():
 def plan_wiring(path: Path, host: Host, wanted: list, target: str, recorded: dict | None) -> FileChange:
     loaded = jsonfile.load(path)
     created = set(recorded.get("created") or ()) if recorded else None
-    new_data, made = merge.merge(loaded.data, wanted, target, host.dialect, created, str(path))
+    new_data, made = merge.merge(loaded.data, wanted, target, host.dialect, created, str(path), sweep=not wanted)
     created_file = bool(recorded and recorded.get("created_file")) or not loaded.exists
     info = {"host": host.name, "created_file": created_file, "created": made}
     dirs = list(recorded.get("created_dirs", [])) if recorded else []
@@ -199,6 +199,8 @@ def plan_uninstall(target: Path, settings: Path | None, copilot_dir: Path | None
     changes = [plan_wiring(Path(name), host, [], str(target), old.wired.get(name) if old else None)
                for name, host in files.items()]
     plan = Plan(target, records.Record(target=str(target)), old, None, changes, uninstall=True)
+    for change in changes:
+        plan.notes += _swept_notes(change, target)
     if old is None:
         if target.exists():
             plan.notes.append(f"{target}: no hookmux install record; removed hookmux's entries only")
@@ -219,6 +221,22 @@ def plan_uninstall(target: Path, settings: Path | None, copilot_dir: Path | None
             continue
         plan.restores[legacy] = rel
     return plan
+
+
+def _swept_notes(change: FileChange, target: Path) -> list[str]:
+    """Entries uninstall removes although they are not in hookmux's form: they run its scripts."""
+    if change.old is None:
+        return []
+    notes = []
+    data = jsonfile.load(change.path).data
+    for event, _, hook, _ in merge.entries_of(data, change.host.dialect):
+        command = hook.get(change.host.dialect.command_key)
+        if commands.references(command, target) and not commands.ours(command, target):
+            script = next(str(target.joinpath(*tail)) for role, tail in commands.ROLES.items()
+                          if tail[-1] in command)
+            notes.append(f"{change.path}: removed a {event} entry that runs {script}, "
+                         f"which uninstall deletes: {command}")
+    return notes
 
 
 # ---------------------------------------------------------------- showing
