@@ -59,7 +59,7 @@ def test_the_wired_claude_commands_run_as_written(h):
     assert json.loads(out.stdout)["hookSpecificOutput"]["additionalContext"] == "sample saw Bash"
 
     out = run_as_host(cmds["PreToolUse", "gate"], SKILL, h.env)
-    assert out.returncode == 0
+    assert out.returncode == 0  # every wired command exits 0; the deny is the JSON
     deny = json.loads(out.stdout)["hookSpecificOutput"]
     assert deny["permissionDecision"] == "deny" and "prompt-writer" in deny["permissionDecisionReason"]
 
@@ -102,9 +102,9 @@ def test_copilot_file_is_created_runs_and_is_removed(h):
             assert entry["type"] == "command" and entry["timeoutSec"] == 10 and "command" not in entry
     gate = [e for e in data["hooks"]["preToolUse"] if "skill_redirect.py" in e["bash"]]
     dispatch = [e for e in data["hooks"]["preToolUse"] if "dispatch.py" in e["bash"]]
-    assert len(gate) == 1 and gate[0]["matcher"] == "skill|task" and gate[0]["bash"].endswith(" preToolUse")
+    assert len(gate) == 1 and gate[0]["matcher"] == "skill|task" and gate[0]["bash"].endswith(" preToolUse || true")
     assert len(dispatch) == 1 and "matcher" not in dispatch[0]  # settings_matcher "*"
-    assert data["hooks"]["agentStop"][0]["bash"].endswith("dispatch.py agentStop")
+    assert data["hooks"]["agentStop"][0]["bash"].endswith("dispatch.py agentStop || true")
 
     out = run_as_host(dispatch[0]["bash"], COPILOT_BASH, h.env)
     assert out.returncode == 0 and json.loads(out.stdout) == {"additionalContext": "sample saw bash"}
