@@ -16,7 +16,6 @@ fds, argv, watchdog, exit status 0 — is ``dispatch_transport``.
 Standard library only; this runs on every tool call.
 """
 import os
-import re
 import sys
 
 HERE = os.path.dirname(os.path.abspath(__file__))
@@ -145,13 +144,52 @@ def _why_not_selected(row, call, tool_names):
         return "payload is not a JSON object"
     if call.name not in _hosts.TOOL_EVENTS:
         return "event has no tool"
-    try:
-        pattern = re.compile(row.matcher)
-    except (re.error, TypeError):
+    found = matches(row.matcher, tool_names)
+    if found is None:
         return "matcher does not compile"
-    if any(pattern.search(name) for name in tool_names):
+    return None if found else "matcher does not match tool"
+
+
+_NAME_CHARS = frozenset("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789_")
+
+
+def matches(matcher, names):
+    """Whether ``re.search(matcher, name)`` finds any of ``names``; None when it does not compile.
+
+    The usual matchers (``Bash|Edit``, ``^Bash$``, ``^(Bash|PowerShell)$``) are decided
+    without the ``re`` module, whose import costs more than the rest of a call that
+    selects nothing; any other pattern goes to ``re``.
+    """
+    literal = _literal(matcher) if isinstance(matcher, str) else None
+    if literal is not None:
+        alternatives, anchored = literal
+        if anchored:  # '$' also matches before a final newline
+            return any(name in alternatives or (name[-1:] == "\n" and name[:-1] in alternatives) for name in names)
+        return any(alternative in name for name in names for alternative in alternatives)
+    import re
+
+    try:
+        pattern = re.compile(matcher)
+    except (re.error, TypeError):
         return None
-    return "matcher does not match tool"
+    return any(pattern.search(name) for name in names)
+
+
+def _literal(matcher):
+    """(plain names, anchored) for ``A|B``, ``^A$``, ``^(A|B)$`` or ``^(?:A|B)$``; else None."""
+    body, anchored = matcher, False
+    if len(body) > 2 and body[0] == "^" and body[-1] == "$":
+        body, anchored = body[1:-1], True
+        if body.startswith("(?:") and body.endswith(")"):
+            body = body[3:-1]
+        elif body.startswith("(") and body.endswith(")"):
+            body = body[1:-1]
+        elif "|" in body:  # ^A|B$ is (^A)|(B$)
+            return None
+    alternatives = body.split("|")
+    if not all(alternative and _NAME_CHARS.issuperset(alternative) for alternative in alternatives):
+        return None
+    return alternatives, anchored
 
 
 # ---------------------------------------------------------------- output
