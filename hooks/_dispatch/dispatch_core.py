@@ -74,6 +74,8 @@ def run(event, stdin_text, *, manifest=None, hooks_root=None, trace=None, runner
     """
     emit_trace = trace or _no_trace
     try:
+        if trace is not None:
+            import dispatch_trace  # now: a check may empty sys.path while it runs
         call = _event.parse(stdin_text, event)
         reason = _why_nothing_runs(call)
         if reason:
@@ -81,8 +83,6 @@ def run(event, stdin_text, *, manifest=None, hooks_root=None, trace=None, runner
             return ""
         outcomes = dispatch(call, _manifest.load(manifest, hooks_root), stdin_text, runner)
         if trace is not None:
-            import dispatch_trace
-
             for line in dispatch_trace.lines(outcomes):
                 trace(line)
         return render(call, outcomes)
