@@ -1,0 +1,149 @@
+"""Bounded append-only JSON-lines ledgers under the hookmux state dir.
+
+- ``append_records(path, records, max_bytes)``: one ``os.write`` of whole lines on an
+  ``O_APPEND`` descriptor, under the folder's lock, so concurrent writers lose nothing
+  and never interleave. When the file outgrows ``max_bytes`` the same writer keeps its
+  newest half (whole lines, atomically replaced) while still holding the lock.
+- ``read_records(path)``: the JSON objects of the file, newest last; malformed lines
+  are skipped, a missing file is empty, any other read failure raises ``OSError``.
+- ``dispatch_record(...)`` / ``write_dispatch(...)``: the dispatcher's terminal ledger.
+  A record holds the event, the rows' manifest names, outcome codes and durations;
+  never the payload, a prompt, tool input, a session id or exception text.
+
+The state helpers (``state_dir``, ``file_lock``, ``atomic_write_text``) come from
+``state.py`` beside this file, loaded by path like ``_common`` loads its names.
+"""
+import json
+import os
+import re
+import time
+
+LEDGER_VERSION = 1
+DEFAULT_MAX_BYTES = 1 << 20
+MIN_MAX_BYTES = 4096
+LOCK_TIMEOUT = 2.0
+DISPATCH_FILE = ("ledger", "dispatch.jsonl")
+# HOOKMUX_LEDGER=0 (or off/false/no) turns the dispatch ledger off.
+SWITCH = "HOOKMUX_LEDGER"
+MAX_ROWS = 32
+OUTCOMES = ("ok", "timeout", "failed-open")
+_NAME = re.compile(r"[A-Za-z0-9][A-Za-z0-9._/:-]{0,63}\Z")
+_STATE = []
+
+
+def _state():
+    if not _STATE:
+        from importlib._bootstrap import module_from_spec
+        from importlib._bootstrap_external import spec_from_file_location
+
+        path = os.path.join(os.path.dirname(os.path.abspath(__file__)), "state.py")
+        spec = spec_from_file_location("_common.state", path)
+        module = module_from_spec(spec)
+        spec.loader.exec_module(module)
+        _STATE.append(module)
+    return _STATE[0]
+
+
+def state_dir():
+    return _state().state_dir()
+
+
+def switched_off(name=SWITCH):
+    return os.environ.get(name, "").strip().lower() in ("0", "off", "false", "no")
+
+
+def max_bytes(name, default=DEFAULT_MAX_BYTES):
+    try:
+        return max(MIN_MAX_BYTES, int(os.environ.get(name, "")))
+    except ValueError:
+        return default
+
+
+def append_records(path, records, limit=DEFAULT_MAX_BYTES):
+    """Append ``records`` (dicts) as JSON lines; returns the number of lines written."""
+    data = "".join(json.dumps(record, separators=(",", ":"), sort_keys=True) + "\n" for record in records)
+    if not data:
+        return 0
+    state = _state()
+    directory = os.path.dirname(os.path.abspath(path))
+    os.makedirs(directory, mode=0o700, exist_ok=True)
+    with state.file_lock(os.path.join(directory, ".lock"), timeout=LOCK_TIMEOUT):
+        fd = os.open(path, os.O_WRONLY | os.O_APPEND | os.O_CREAT, 0o600)
+        try:
+            os.write(fd, data.encode("utf-8"))
+            size = os.fstat(fd).st_size
+        finally:
+            os.close(fd)
+        if size > limit:
+            _compact(state, path, limit)
+    return data.count("\n")
+
+
+def _compact(state, path, limit):
+    """Keep the newest whole lines that fit in half of ``limit``."""
+    with open(path, "rb") as handle:
+        handle.seek(max(0, os.fstat(handle.fileno()).st_size - limit // 2))
+        tail = handle.read()
+    cut = tail.find(b"\n")
+    kept = tail[cut + 1 :] if cut >= 0 else b""
+    state.atomic_write_text(path, kept.decode("utf-8", "replace"))
+
+
+def read_records(path):
+    """Every JSON object line of ``path`` in file order; [] when it does not exist."""
+    try:
+        with open(path, "rb") as handle:
+            data = handle.read()
+    except FileNotFoundError:
+        return []
+    records = []
+    for line in data.decode("utf-8", "replace").splitlines():
+        if not line.startswith("{"):
+            continue
+        try:
+            record = json.loads(line)
+        except (ValueError, RecursionError):
+            continue
+        if isinstance(record, dict):
+            records.append(record)
+    return records
+
+
+# ---------------------------------------------------------------- the dispatch ledger
+
+
+def dispatch_path():
+    return os.path.join(state_dir(), *DISPATCH_FILE)
+
+
+def safe_name(value, fallback="?"):
+    """``value`` when it is a short plain identifier (a manifest name, an event), else ``fallback``."""
+    return value if isinstance(value, str) and _NAME.match(value) else fallback
+
+
+def dispatch_record(event, host, outcome, reason, duration_ms, rows, now=None):
+    """One terminal record. ``rows``: (name, outcome code, ms) of each selected row."""
+    return {
+        "v": LEDGER_VERSION,
+        "t": round(time.time() if now is None else now, 3),
+        "event": safe_name(event),
+        "host": safe_name(host),
+        "outcome": outcome if outcome in OUTCOMES else "failed-open",
+        "reason": safe_name(reason, "other") if reason else None,
+        "ms": round(float(duration_ms), 2),
+        "rows": [
+            [safe_name(name), safe_name(code, "other"), round(float(ms), 2)]
+            for name, code, ms in list(rows)[:MAX_ROWS]
+        ],
+    }
+
+
+def write_dispatch(record):
+    """Append one dispatch record unless switched off; never raises."""
+    try:
+        if switched_off():
+            return False
+        append_records(dispatch_path(), [record], max_bytes("HOOKMUX_LEDGER_MAX_BYTES"))
+        return True
+    except Exception:
+        return False
