@@ -132,7 +132,7 @@ def tally(records, type, key, now, tunables):
     stats = {"interjections": 0, "occurrences": 0, "suppressed": 0, "suppressed_run": 0,
              "acted": 0, "ignored": 0, "annoyed": 0, "annoyed_recent": 0, "unknown": 0}
     interjected, reacted, annoyed, events = set(), {}, {}, set()
-    for record in records:
+    for index, record in enumerate(records):
         if record.get("type") != type or record.get("v") != VERSION:
             continue
         kind, record_key, session = record.get("k"), record.get("key"), record.get("s")
@@ -147,7 +147,7 @@ def tally(records, type, key, now, tunables):
         if kind == "interjection":
             interjected.add(session)
         elif kind == "reaction" and record.get("r") in REACTIONS:
-            reacted.setdefault(session, (stamp, record["r"]))
+            reacted.setdefault(session, (stamp, index, record["r"]))
         elif kind == "occurrence":
             event = record.get("event")
             if event and event in events:
@@ -161,10 +161,10 @@ def tally(records, type, key, now, tunables):
             else:
                 stats["suppressed_run"] = 0
     stats["interjections"] = len(interjected)
-    counted = sorted((stamp, reaction) for stamp, reaction in reacted.values() if reaction in ("acted", "ignored"))
-    for _, reaction in counted[-tunables["window"]:]:
+    counted = sorted(item for item in reacted.values() if item[2] in ("acted", "ignored"))
+    for _, _, reaction in counted[-tunables["window"]:]:
         stats[reaction] += 1
-    stats["unknown"] = sum(1 for _, reaction in reacted.values() if reaction == "unknown")
+    stats["unknown"] = sum(1 for _, _, reaction in reacted.values() if reaction == "unknown")
     stats["annoyed"] = len(annoyed)
     stats["annoyed_recent"] = sum(1 for stamp in annoyed.values() if now - stamp <= tunables["annoyed_seconds"])
     return stats

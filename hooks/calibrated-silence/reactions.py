@@ -21,17 +21,17 @@ import re
 import sys
 import time
 
+_HERE = os.path.dirname(os.path.abspath(__file__))
 try:
     import calibrated_silence as silence
-except ImportError:  # standalone: this folder is not on sys.path
-    sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+    from _common import event as _event
+except ImportError:  # standalone: neither this folder nor the hooks root is on sys.path
+    sys.path[:0] = [_HERE, os.path.dirname(_HERE)]
     import calibrated_silence as silence
+    from _common import event as _event
 
 MAX_INPUT_CHARS = 100_000  # as hooks/contraindication/check.py: the same text is matched
 MAX_PROMPT_CHARS = 4000
-COPILOT_TOOLS = {"bash": "Bash", "powershell": "PowerShell"}
-TOOL_EVENTS = {"PreToolUse": "PreToolUse", "preToolUse": "PreToolUse"}
-PROMPT_EVENTS = {"UserPromptSubmit": "UserPromptSubmit", "userPromptSubmitted": "UserPromptSubmit"}
 
 _STOP = (r"(?:stop|quit|cease|enough(?:\s+with)?|no\s+more|don'?t|do\s+not|never|shut\s+up|mute|silence|"
          r"disable|turn\s+off|switch\s+off|get\s+rid\s+of|drop)")
@@ -61,25 +61,16 @@ def _read_stdin():
     return data.decode("utf-8", "replace")
 
 
-def observe(stdin_text, event=None):
+def observe(stdin_text, event_name=None):
     """Record what this event says about earlier advisories; returns the reactions."""
-    try:
-        payload = json.loads(stdin_text)
-    except ValueError:
+    event = _event.parse(stdin_text, event_name)
+    if not event.session_id or not os.path.exists(silence.session_path(event.session_id)):
         return []
-    if not isinstance(payload, dict):
-        return []
-    event = event or payload.get("hook_event_name")
-    session_id = payload.get("session_id") or payload.get("sessionId")
-    if not isinstance(session_id, str) or not session_id:
-        return []
-    if not os.path.exists(silence.session_path(session_id)):
-        return []
-    if event in TOOL_EVENTS and "tool_response" not in payload and "toolResult" not in payload:
-        return observe_call(session_id, _tool_name(payload), _serialized_input(payload),
-                            silence.digest(stdin_text)[:16])
-    if event in PROMPT_EVENTS and isinstance(payload.get("prompt"), str):
-        return observe_prompt(session_id, payload["prompt"])
+    if event.name == "PreToolUse" and event.tool_response is None and event.tool_name:
+        serialized = json.dumps(event.tool_input)[:MAX_INPUT_CHARS]
+        return observe_call(event.session_id, event.tool_name, serialized, silence.digest(stdin_text)[:16])
+    if event.name == "UserPromptSubmit" and event.prompt:
+        return observe_prompt(event.session_id, event.prompt)
     return []
 
 
@@ -147,21 +138,6 @@ def observe_prompt(session_id, prompt, now=None):
         return [(type, silence.ANY_KEY, "annoyed") for type in types if type]
 
     return silence.update_session(session_id, annoyed)
-
-
-def _tool_name(payload):
-    name = payload.get("tool_name", payload.get("toolName"))
-    return COPILOT_TOOLS.get(name, name) if isinstance(name, str) else ""
-
-
-def _serialized_input(payload):
-    value = payload.get("tool_input") if "tool_input" in payload else payload.get("toolArgs")
-    if isinstance(value, str):
-        try:
-            value = json.loads(value)
-        except ValueError:
-            pass
-    return json.dumps(value if value is not None else {})[:MAX_INPUT_CHARS]
 
 
 if __name__ == "__main__":
