@@ -12,11 +12,17 @@
 
 The state helpers (``state_dir``, ``file_lock``, ``atomic_write_text``) come from
 ``state.py`` beside this file, loaded by path like ``_common`` loads its names.
+Writing imports no ``json`` (records are encoded with the C string quoter the
+``json`` package uses); only reading does.
 """
-import json
 import os
 import re
 import time
+
+try:
+    from _json import encode_basestring_ascii as _quote
+except ImportError:  # an interpreter without the accelerator
+    _quote = None
 
 LEDGER_VERSION = 1
 DEFAULT_MAX_BYTES = 1 << 20
@@ -61,7 +67,7 @@ def max_bytes(name, default=DEFAULT_MAX_BYTES):
 
 def append_records(path, records, limit=DEFAULT_MAX_BYTES):
     """Append ``records`` (dicts) as JSON lines; returns the number of lines written."""
-    data = "".join(json.dumps(record, separators=(",", ":"), sort_keys=True) + "\n" for record in records)
+    data = "".join(encode(record) + "\n" for record in records)
     if not data:
         return 0
     state = _state()
@@ -77,6 +83,30 @@ def append_records(path, records, limit=DEFAULT_MAX_BYTES):
         if size > limit:
             _compact(state, path, limit)
     return data.count("\n")
+
+
+def encode(value):
+    """Compact JSON with sorted keys, as ``json.dumps(value, separators=(",", ":"), sort_keys=True)``,
+    for what a record holds: dicts, lists, strings, numbers, booleans and None."""
+    if _quote is None:
+        import json
+
+        return json.dumps(value, separators=(",", ":"), sort_keys=True)
+    if isinstance(value, str):
+        return _quote(value)
+    if value is None or value is True or value is False:
+        return {None: "null", True: "true", False: "false"}[value]
+    if isinstance(value, int):
+        return int.__repr__(value)
+    if isinstance(value, float):
+        if value != value or value in (float("inf"), float("-inf")):
+            raise ValueError("not a finite number")
+        return float.__repr__(value)
+    if isinstance(value, dict):
+        return "{" + ",".join(_quote(str(key)) + ":" + encode(value[key]) for key in sorted(value)) + "}"
+    if isinstance(value, (list, tuple)):
+        return "[" + ",".join(encode(item) for item in value) + "]"
+    raise TypeError("cannot encode %s" % type(value).__name__)
 
 
 def _compact(state, path, limit):
@@ -96,6 +126,8 @@ def read_records(path):
             data = handle.read()
     except FileNotFoundError:
         return []
+    import json
+
     records = []
     for line in data.decode("utf-8", "replace").splitlines():
         if not line.startswith("{"):
