@@ -16,7 +16,6 @@ Writing imports no ``json`` (records are encoded with the C string quoter the
 ``json`` package uses); only reading does.
 """
 import os
-import re
 import time
 
 try:
@@ -33,7 +32,8 @@ DISPATCH_FILE = ("ledger", "dispatch.jsonl")
 SWITCH = "HOOKMUX_LEDGER"
 MAX_ROWS = 32
 OUTCOMES = ("ok", "timeout", "failed-open")
-_NAME = re.compile(r"[A-Za-z0-9][A-Za-z0-9._/:-]{0,63}\Z")
+_FIRST = frozenset("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789")
+_NAME_CHARS = _FIRST | frozenset("._/:-")
 _STATE = []
 
 
@@ -150,7 +150,9 @@ def dispatch_path():
 
 def safe_name(value, fallback="?"):
     """``value`` when it is a short plain identifier (a manifest name, an event), else ``fallback``."""
-    return value if isinstance(value, str) and _NAME.match(value) else fallback
+    if isinstance(value, str) and 0 < len(value) <= 64 and value[0] in _FIRST and _NAME_CHARS.issuperset(value):
+        return value
+    return fallback
 
 
 def dispatch_record(event, host, outcome, reason, duration_ms, rows, now=None):
