@@ -98,3 +98,26 @@ def test_malformed_records_are_ignored(state, capsys):
     with open(path, "a") as handle:
         handle.write('{"v": 1, "event": "PreToolUse"}\n{"v": 2, "event": "X", "ms": 1, "rows": []}\nnot json\n')
     assert json.loads(log(capsys, "--json"))["dispatches"] == 1
+
+
+def test_calibrated_silence_section(state, capsys):
+    from hookmux_testing import HOOKS as hooks
+    from importlib.util import module_from_spec, spec_from_file_location
+
+    spec = spec_from_file_location("cs_for_log", hooks / "calibrated-silence" / "calibrated_silence.py")
+    cs = module_from_spec(spec)
+    spec.loader.exec_module(cs)
+    for index in range(3):
+        cs.record_interjection("contraindication", "GIT-RESET-HARD", "s%d" % index)
+        cs.record_reaction("contraindication", "GIT-RESET-HARD", "s%d" % index, "ignored")
+    cs.record_interjection("contraindication", "TERRAFORM-DESTROY", "s0")
+    cs.record_reaction("contraindication", cs.ANY_KEY, "s0", "annoyed")
+    cs.should_interject("contraindication", {"finding": "GIT-RESET-HARD", "session_id": "s9"})
+    report = json.loads(log(capsys, "--json"))
+    assert report["silence"] == [
+        {"type": "contraindication", "key": "GIT-RESET-HARD", "shown": 3, "suppressed": 1, "acted": 0, "ignored": 3,
+         "annoyed": 1, "unknown": 0, "next": "quiet", "reason": "fatigued"},
+        {"type": "contraindication", "key": "TERRAFORM-DESTROY", "shown": 1, "suppressed": 0, "acted": 0, "ignored": 0,
+         "annoyed": 1, "unknown": 0, "next": "show", "reason": "cold-start"}]
+    out = log(capsys)
+    assert "contraindication/GIT-RESET-HARD" in out and "quiet (fatigued)" in out

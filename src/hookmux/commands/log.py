@@ -32,6 +32,7 @@ def run(args: argparse.Namespace) -> int:
     report = summarize(records, max(0, args.recent))
     report["path"] = path
     report["enabled"] = not ledger.switched_off()
+    report["silence"] = silence_summary()
     sys.stdout.write(json.dumps(report, indent=2) + "\n" if args.json else render(report))
     return 0
 
@@ -84,6 +85,31 @@ def summarize(records: list[dict], recent: int) -> dict:
     }
 
 
+def silence_summary() -> list[dict]:
+    """Per advisory key: how often it was shown, suppressed and reacted to, and what the gate says now."""
+    from importlib.util import module_from_spec, spec_from_file_location
+
+    spec = spec_from_file_location("hookmux._calibrated_silence",
+                                   resources.hooks_tree() / "calibrated-silence" / "calibrated_silence.py")
+    silence = module_from_spec(spec)
+    spec.loader.exec_module(silence)
+    try:
+        records = silence._ledger().read_records(silence.history_path())
+    except OSError:
+        return []
+    now, tunables = time.time(), silence.settings()
+    keys = sorted({(r.get("type"), r.get("key")) for r in records
+                   if isinstance(r.get("type"), str) and isinstance(r.get("key"), str) and r.get("key") != silence.ANY_KEY})
+    summary = []
+    for type_, key in keys:
+        stats = silence.tally(records, type_, key, now, tunables)
+        allow, reason = silence.decide(records, type_, key, now, tunables)
+        summary.append({"type": type_, "key": key, "shown": stats["interjections"], "suppressed": stats["suppressed"],
+                        "acted": stats["acted"], "ignored": stats["ignored"], "annoyed": stats["annoyed_recent"],
+                        "unknown": stats["unknown"], "next": "show" if allow else "quiet", "reason": reason})
+    return summary
+
+
 def _when(stamp) -> str:
     return time.strftime("%Y-%m-%d %H:%M:%S", time.localtime(stamp)) if isinstance(stamp, (int, float)) else "?"
 
@@ -96,7 +122,7 @@ def render(report: dict) -> str:
     lines = [f"ledger: {report['path']}" + ("" if report["enabled"] else "  (off: HOOKMUX_LEDGER)")]
     if not report["dispatches"]:
         lines.append("no dispatches recorded")
-        return "\n".join(lines) + "\n"
+        return "\n".join(lines + _render_silence(report.get("silence") or [])) + "\n"
     outcomes = report["outcomes"]
     reasons = ", ".join(f"{name} {count}" for name, count in report["failed_open_reasons"].items())
     lines += [
@@ -120,4 +146,15 @@ def render(report: dict) -> str:
             reason = f" ({record['reason']})" if record.get("reason") else ""
             lines.append(f"  {_when(record['t'])}  {record['event']:<18} {record['outcome']}{reason}"
                          f"  {record['ms']:.1f} ms  {rows}")
-    return "\n".join(lines) + "\n"
+    return "\n".join(lines + _render_silence(report.get("silence") or [])) + "\n"
+
+
+def _render_silence(summary: list[dict]) -> list[str]:
+    if not summary:
+        return []
+    lines = ["", "calibrated silence (docs/calibrated-silence.md):",
+             f"  {'advisory':<40} {'shown':>5} {'quiet':>5} {'acted':>5} {'ignored':>7} {'annoyed':>7}  next"]
+    for item in summary:
+        lines.append(f"  {item['type'] + '/' + item['key']:<40} {item['shown']:>5} {item['suppressed']:>5}"
+                     f" {item['acted']:>5} {item['ignored']:>7} {item['annoyed']:>7}  {item['next']} ({item['reason']})")
+    return lines
