@@ -6,7 +6,8 @@
   newest half (whole lines, atomically replaced) while still holding the lock.
 - ``read_records(path)``: the JSON objects of the file, newest last; malformed lines
   are skipped, a missing file is empty, any other read failure raises ``OSError``.
-- ``dispatch_record(...)`` / ``write_dispatch(...)``: the dispatcher's terminal ledger.
+- ``from_outcomes(...)`` / ``dispatch_record(...)`` / ``write_dispatch(...)``: the
+  dispatcher's terminal ledger, built from the engine's outcome records.
   A record holds the event, the rows' manifest names, outcome codes and durations;
   never the payload, a prompt, tool input, a session id or exception text.
 
@@ -170,6 +171,34 @@ def dispatch_record(event, host, outcome, reason, duration_ms, rows, now=None):
             for name, code, ms in list(rows)[:MAX_ROWS]
         ],
     }
+
+
+def row_code(outcome):
+    """The ledger's code for one selected row's outcome record (the engine's ``Outcome``)."""
+    if not outcome.ran:
+        return "import-error" if outcome.kind == "error" else "not-run"
+    if outcome.kind == "timeout":
+        return "timeout"
+    if outcome.kind != "ok":
+        return "error"
+    if outcome.contexts:
+        return "emitted" if outcome.used else "dropped"
+    return "silent"
+
+
+def from_outcomes(event, host, outcomes, reason, duration_ms, now=None):
+    """The dispatch record for the engine's outcome records (``reason``: the dispatcher's own
+    failure, or None). Rows that were not selected are left out."""
+    rows = [(o.name, row_code(o), o.elapsed_ms or 0.0) for o in outcomes or () if o.selected]
+    codes = {code for _, code, _ in rows}
+    outcome = "ok"
+    if reason:
+        outcome = "failed-open"
+    elif codes & {"timeout", "not-run"}:
+        outcome = "timeout"
+    elif codes & {"error", "import-error"}:
+        outcome, reason = "failed-open", "import-error" if "import-error" in codes else "row-error"
+    return dispatch_record(event or "none", host, outcome, reason, duration_ms, rows, now)
 
 
 def write_dispatch(record):

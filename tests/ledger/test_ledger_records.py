@@ -114,3 +114,31 @@ def test_writing_imports_no_json(tmp_path):
     env = {**os.environ, "HOOKMUX_STATE_DIR": str(tmp_path / "state")}
     out = subprocess.run([sys.executable, "-S", "-c", code], capture_output=True, text=True, env=env, check=True)
     assert out.stdout.strip() == "[]"
+
+
+class FakeOutcome:
+    def __init__(self, name, selected=True, ran=True, kind="ok", contexts=(), used=False, elapsed_ms=1.0):
+        self.name, self.selected, self.ran, self.kind = name, selected, ran, kind
+        self.contexts, self.used, self.elapsed_ms = list(contexts), used, elapsed_ms
+
+
+@pytest.mark.parametrize("outcomes,expected,reason,codes", [
+    ([FakeOutcome("a/x"), FakeOutcome("b/x", contexts=["c"], used=True), FakeOutcome("c/x", contexts=["c"]),
+      FakeOutcome("d/x", selected=False)], "ok", None, ["silent", "emitted", "dropped"]),
+    ([FakeOutcome("a/x"), FakeOutcome("b/x", kind="timeout", elapsed_ms=2000.0)], "timeout", None, ["silent", "timeout"]),
+    ([FakeOutcome("a/x", ran=False, kind="timeout", elapsed_ms=None)], "timeout", None, ["not-run"]),
+    ([FakeOutcome("a/x", kind="error"), FakeOutcome("b/x", kind="exit")], "failed-open", "row-error", ["error", "error"]),
+    ([FakeOutcome("a/x", ran=False, kind="error", elapsed_ms=None), FakeOutcome("b/x", kind="error")],
+     "failed-open", "import-error", ["import-error", "error"]),
+    ([], "ok", None, []),
+])
+def test_records_from_outcome_records(outcomes, expected, reason, codes):
+    rec = ledger.from_outcomes("PreToolUse", "copilot", outcomes, None, 3.0)
+    assert (rec["outcome"], rec["reason"], [row[1] for row in rec["rows"]]) == (expected, reason, codes)
+    assert all(isinstance(row[2], float) for row in rec["rows"])
+
+
+def test_a_dispatcher_failure_wins():
+    rec = ledger.from_outcomes(None, None, None, "dispatcher-error", 1.0)
+    assert (rec["event"], rec["host"], rec["outcome"], rec["reason"], rec["rows"]) == (
+        "none", "?", "failed-open", "dispatcher-error", [])
