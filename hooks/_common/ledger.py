@@ -40,8 +40,12 @@ _STATE = []
 
 def _state():
     if not _STATE:
-        from importlib._bootstrap import module_from_spec
-        from importlib._bootstrap_external import spec_from_file_location
+        try:  # the interpreter's own frozen import machinery: no importlib import
+            from _frozen_importlib import module_from_spec
+            from _frozen_importlib_external import spec_from_file_location
+        except ImportError:
+            from importlib._bootstrap import module_from_spec
+            from importlib._bootstrap_external import spec_from_file_location
 
         path = os.path.join(os.path.dirname(os.path.abspath(__file__)), "state.py")
         spec = spec_from_file_location("_common.state", path)

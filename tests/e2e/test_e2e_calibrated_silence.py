@@ -7,6 +7,8 @@ session the same hazard is silent, while a hazard never advised before still sur
 from __future__ import annotations
 
 import json
+import subprocess
+import sys
 
 from e2e_expect import ADVISORY_PREFIX, matching_rows
 from e2e_fixtures import claude_cli, hookmux_installer, sandbox  # noqa: F401 (pytest fixtures)
@@ -54,3 +56,20 @@ def test_ignored_advisory_goes_quiet_while_a_new_hazard_surfaces(claude_cli, san
     assert run.claude_hook_errors() == []
     suppressed = [r for r in _history(sandbox) if r["k"] == "occurrence" and r.get("allow") is False]
     assert [(r["key"], r["why"]) for r in suppressed] == [("GIT-RESET-HARD", "fatigued")]
+
+
+def test_the_dispatch_ledger_records_every_dispatch(claude_cli, sandbox):
+    sandbox.install_claude_user()
+    run = sandbox.claude(claude_cli, [ToolUse("Bash", {"command": "echo e2e-ledger"}), ToolUse("Bash", {"command": RESET})],
+                         "--allowedTools", "Bash")
+    assert run.proc.returncode == 0, run.proc.stderr
+    report = json.loads(subprocess.run([sys.executable, "-m", "hookmux.cli", "log", "--json"], env=sandbox.env,
+                                       capture_output=True, text=True, check=True).stdout)
+    pre = [r for r in report["recent"] if r["event"] == "PreToolUse"]
+    assert len(pre) == 2 and all(r["outcome"] == "ok" for r in pre), report["recent"]
+    rows = {(r["name"], r["event"]): r for r in report["rows"]}
+    assert rows[("contraindication/check", "PreToolUse")]["emitted"] == 1
+    assert rows[("contraindication/check", "PreToolUse")]["silent"] == 1
+    assert any(r["event"] == "UserPromptSubmit" for r in report["recent"])
+    everything = json.dumps(report)
+    assert "e2e-ledger" not in everything and "reset" not in everything
