@@ -322,8 +322,12 @@ def _ledger():
 def _load(name, path):
     module = _LOADED.get(name)
     if module is None:
-        from importlib._bootstrap import module_from_spec
-        from importlib._bootstrap_external import spec_from_file_location
+        try:  # the interpreter's own frozen import machinery: no importlib import
+            from _frozen_importlib import module_from_spec
+            from _frozen_importlib_external import spec_from_file_location
+        except ImportError:
+            from importlib._bootstrap import module_from_spec
+            from importlib._bootstrap_external import spec_from_file_location
 
         spec = spec_from_file_location(name, path)
         module = module_from_spec(spec)

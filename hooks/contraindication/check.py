@@ -294,8 +294,12 @@ def _silence():
     """hooks/calibrated-silence/calibrated_silence.py, loaded by path once a row matches."""
     module = _LOADED.get("silence")
     if module is None:
-        from importlib._bootstrap import module_from_spec
-        from importlib._bootstrap_external import spec_from_file_location
+        try:  # the interpreter's own frozen import machinery: no importlib import
+            from _frozen_importlib import module_from_spec
+            from _frozen_importlib_external import spec_from_file_location
+        except ImportError:
+            from importlib._bootstrap import module_from_spec
+            from importlib._bootstrap_external import spec_from_file_location
 
         path = os.path.join(os.path.dirname(_HERE), "calibrated-silence", "calibrated_silence.py")
         spec = spec_from_file_location("hookmux_calibrated_silence", path)
