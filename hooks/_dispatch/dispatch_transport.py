@@ -12,6 +12,7 @@ in place of the fds.
 """
 import os
 import sys
+import time
 
 from dispatch_core import run
 
@@ -73,7 +74,24 @@ def parse_argv(argv):
     return options
 
 
+def ledger_observer(started):
+    """``run()``'s observer writing the terminal ledger (hooks/_common/ledger.py): one bounded,
+    redacted record per dispatch from the outcome records; ``HOOKMUX_LEDGER=0`` writes none."""
+    try:
+        from _common import ledger  # now, before a check can evict _common or empty sys.path
+    except Exception:
+        return None
+
+    def observe(call, outcomes, failure):
+        event, host = (call.name, call.host) if call is not None else (None, None)
+        duration_ms = (time.monotonic() - started) * 1000
+        ledger.write_dispatch(ledger.from_outcomes(event, host, outcomes, failure, duration_ms))
+
+    return observe
+
+
 def main(argv=None):
+    started = time.monotonic()
     # Our own output goes to private copies of fds 1 and 2; the fds themselves
     # go to /dev/null, so a check writing there (os.write, a child process)
     # cannot corrupt the one JSON line the host reads, and a child process a
@@ -104,6 +122,7 @@ def main(argv=None):
             hooks_root=options["hooks_root"],
             trace=trace if tracing else None,
             runner=GuardedThreadRunner(Watchdog(devnull)),
+            observe=ledger_observer(started),
         )
         real_out.write(output)
         real_out.flush()
