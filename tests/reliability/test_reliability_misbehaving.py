@@ -215,7 +215,10 @@ LIMITS = {
     "sigkill-self": ("import os, signal\ndef main():\n    os.kill(os.getpid(), signal.SIGKILL)\n", -9, b""),
     "patches-shared-json-dumps": (
         "import json\njson.dumps = lambda *a, **k: 'not json'\n"
-        "def main():\n    print('{\"additionalContext\": \"patched\"}')\n", 0, b"not json\n"),
+        "def main():\n    print('{\"additionalContext\": \"patched\"}')\n", 0,
+        # The dispatcher's own line does not go through the json package: it stays valid;
+        # the neighbour that prints with json.dumps loses its advice.
+        b'{"hookSpecificOutput": {"hookEventName": "PreToolUse", "additionalContext": "patched"}}\n'),
 }
 
 
