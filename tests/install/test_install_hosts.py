@@ -59,7 +59,7 @@ def test_the_wired_claude_commands_run_as_written(h):
     assert json.loads(out.stdout)["hookSpecificOutput"]["additionalContext"] == "sample saw Bash"
 
     out = run_as_host(cmds["PreToolUse", "gate"], SKILL, h.env)
-    assert out.returncode == 0  # every wired command exits 0; the deny is the JSON
+    assert out.returncode == 0
     deny = json.loads(out.stdout)["hookSpecificOutput"]
     assert deny["permissionDecision"] == "deny" and "prompt-writer" in deny["permissionDecisionReason"]
 
