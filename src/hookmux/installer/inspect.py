@@ -6,6 +6,7 @@ import json
 import os
 from pathlib import Path
 
+from hookmux import resources
 from hookmux.installer import commands, jsonfile, merge, record as records, tree
 from hookmux.installer.jsonfile import JsonFileError
 from hookmux.installer.plan import same_file_key, version
@@ -106,7 +107,8 @@ def status(target: Path, settings: Path | None, copilot_dir: Path | None) -> dic
         try:
             manifest = json.loads((target / tree.MANIFEST).read_bytes())
             report["hooks_root"] = manifest.get("hooks_root")
-            if not commands.same_target(os.path.expanduser(str(manifest.get("hooks_root"))), target):
+            resolve = resources.runtime("manifest").resolve_hooks_root
+            if not commands.same_target(resolve(manifest, str(target / tree.MANIFEST)), target):
                 problems.append(f"installed manifest's hooks_root {manifest.get('hooks_root')!r} is not {target}")
         except (OSError, ValueError, AttributeError) as exc:
             manifest = None
