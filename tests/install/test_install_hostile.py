@@ -294,7 +294,6 @@ def test_hostile_settings_are_refused_with_the_file_name(h, text, message, comma
     assert h.settings.read_bytes() == before
 
 
-@pytest.mark.xfail(reason="until core's manifest loader (issue 19) stops expanding $ in hooks_root", strict=False)
 def test_a_dollar_in_the_target_installs_and_runs(tmp_path):
     h = Home(tmp_path)
     h.target = h.home / "$HOME" / "hooks$1"
@@ -303,3 +302,18 @@ def test_a_dollar_in_the_target_installs_and_runs(tmp_path):
     assert out.returncode == 0 and b"sample saw Bash" in out.stdout
     h.uninstall()
     assert not h.target.exists()
+
+
+def test_a_dollar_in_home_installs_with_the_default_target_and_runs(tmp_path):
+    h = Home(tmp_path)
+    home = tmp_path / "h$USER"
+    home.mkdir()
+    env = dict(h.env, HOME=str(home))
+    h.hookmux("install", "--source", str(h.source), env=env, check=True)
+    settings = home / ".claude" / "settings.json"
+    assert f"{home}/.claude/hooks/_dispatch/dispatch.py" in _dispatcher(settings)
+    out = _run("bash", _dispatcher(settings), BASH, env)
+    assert out.returncode == 0 and b"sample saw Bash" in out.stdout
+    assert h.hookmux("status", env=env).returncode == 0
+    h.hookmux("uninstall", env=env, check=True)
+    assert not (home / ".claude").exists()
