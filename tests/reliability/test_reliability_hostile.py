@@ -40,6 +40,10 @@ class Install:
         self.venv = root / "venv"
         self.project = root / "project"
         self.project.mkdir()
+        for name in ("prompt-writer", "architect", "builder"):  # the agents the payloads' Skill calls name
+            for path in (home / ".claude" / "agents" / f"{name}.md", home / ".copilot" / "agents" / f"{name}.agent.md"):
+                path.parent.mkdir(parents=True, exist_ok=True)
+                path.write_text(f"---\nname: {name}\ndescription: e2e agent\n---\nDo it.\n")
         subprocess.run([sys.executable, "-m", "venv", "--without-pip", str(self.venv)], check=True, timeout=120)
         proc = subprocess.run([sys.executable, "-m", "hookmux.cli", "install", "--target", str(self.target),
                                "--settings", str(self.settings), "--copilot-hooks-dir", str(self.copilot),
@@ -94,7 +98,7 @@ def test_wired_commands_fail_open(tmp_path, scenario):
     intact = {(shell, command, i): install.run(shell, command, payload).stdout
               for host, command in install.commands() for i, payload in enumerate(PAYLOADS[host])
               for shell in SHELLS[:1]}
-    assert sum(bool(out) for out in intact.values()) >= 4  # the advisory and the gate's denies
+    assert sum(bool(out) for out in intact.values()) >= 4, intact  # the advisories and the gate's denies
     env = _break(install, scenario)
     keeps_output = scenario.startswith("PYTHONPATH")
     for host, command in install.commands():
