@@ -17,6 +17,8 @@ import sys
 
 import pytest
 
+from e2e_codex import CodexSandbox
+from e2e_codex_server import ResponsesServer
 from e2e_model_server import ModelServer
 from e2e_support import Cli, Sandbox, codex_binary, find_cli, unavailable
 
@@ -54,3 +56,9 @@ def sandbox(tmp_path, hookmux_installer):
     with ModelServer() as server:
         yield Sandbox(tmp_path, server)
 
+
+
+@pytest.fixture
+def codex_sandbox(tmp_path, hookmux_installer):
+    with ResponsesServer() as server:
+        yield CodexSandbox(tmp_path, server)
