@@ -553,14 +553,14 @@ def _no_trace(line):
 
 
 def _parse_argv(argv):
-    options = {"manifest": None, "hooks_root": None, "trace": False, "event": None}
+    options = {"manifest": None, "hooks_root": None, "trace": False, "event": None, "host": None}
     args = iter(argv)
     for arg in args:
         if arg == "--trace":
             options["trace"] = True
-        elif arg in ("--manifest", "--hooks-root"):
+        elif arg in ("--manifest", "--hooks-root", "--host"):
             options[arg[2:].replace("-", "_")] = next(args, None)
-        elif arg.startswith(("--manifest=", "--hooks-root=")):
+        elif arg.startswith(("--manifest=", "--hooks-root=", "--host=")):
             key, _, value = arg[2:].partition("=")
             options[key.replace("-", "_")] = value
         elif not arg.startswith("-") and options["event"] is None:

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import subprocess
+import sys
 import time
 from dataclasses import dataclass
 from pathlib import Path
@@ -117,6 +118,14 @@ class CodexSandbox(Sandbox):
     @property
     def env(self) -> dict[str, str]:
         return super().env | {"CODEX_HOME": str(self.codex_home), "FAKE_API_KEY": "e2e-not-a-key"}
+
+    def hookmux_status_json(self, *args) -> dict:
+        """``hookmux status --json`` (exit 1 when it reports problems, which is no failure here)."""
+        cmd = [sys.executable, "-m", "hookmux.cli", "status", "--target", str(self.claude_target), "--json",
+               *map(str, args)]
+        proc = subprocess.run(cmd, cwd=self.project, env=self.env, capture_output=True, text=True, timeout=120)
+        assert proc.returncode in (0, 1), proc.stderr
+        return json.loads(proc.stdout)
 
     def add_codex_skill(self, name: str, root: Path | None = None) -> Path:
         folder = (root or self.codex_home / "skills") / name

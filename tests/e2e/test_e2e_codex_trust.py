@@ -78,7 +78,7 @@ def test_a_changed_command_line_loses_trust_and_a_forgotten_record_is_gone(codex
     codex_sandbox.hooks_file.write_text(json.dumps(data))
 
     state = codex_trust.trust_state(binary, codex_sandbox.codex_home, codex_sandbox.hooks_file)
-    assert state[command + " "].trust_status == "modified"
+    assert [(h.command, h.trust_status) for h in state] == [(command + " ", "modified")]
 
     codex_sandbox.hooks_file.write_text(json.dumps({"hooks": {}}))
     report = codex_trust.forget_own(binary, codex_sandbox.codex_home, codex_sandbox.hooks_file)

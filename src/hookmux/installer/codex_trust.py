@@ -70,7 +70,7 @@ class AppServer:
 
     def __init__(self, codex_bin: str, codex_home: str | os.PathLike, timeout: float = TIMEOUT,
                  cwd: str | os.PathLike | None = None) -> None:
-        self.codex_bin = codex_bin
+        self.codex_bin = os.path.abspath(codex_bin) if os.sep in codex_bin else codex_bin
         self.codex_home = str(codex_home)
         self.cwd = str(cwd or codex_home)
         self.deadline = time.monotonic() + timeout
@@ -258,10 +258,10 @@ def forget_own(codex_bin: str, codex_home: str | os.PathLike, hooks_file: str | 
 
 
 def trust_state(codex_bin: str, codex_home: str | os.PathLike, hooks_file: str | os.PathLike,
-                timeout: float = TIMEOUT) -> dict[str, CodexHook]:
-    """What Codex says about each hook of ``hooks_file``, by command line (for ``status``)."""
+                timeout: float = TIMEOUT) -> list[CodexHook]:
+    """What Codex says about each hook of ``hooks_file`` (for ``status``)."""
     with AppServer(codex_bin, codex_home, timeout) as server:
-        return {h.command or "": h for h in server.hooks(hooks_file)}
+        return server.hooks(hooks_file)
 
 
 def codex_home_default() -> Path:

@@ -34,6 +34,8 @@ def parse(command: object) -> HookmuxCommand | None:
         tokens = shlex.split(command)
     except ValueError:
         return None
+    if len(tokens) == 6 and tokens[3] == "--host":  # codex_hooks.command
+        tokens = tokens[:3] + tokens[5:]
     if len(tokens) not in (3, 4) or tokens[1] != "-S" or not os.path.isabs(tokens[0]):
         return None
     script = tokens[2]

@@ -9,7 +9,8 @@ from pathlib import Path
 from hookmux.installer import jsonfile, merge, record as records, tree
 from hookmux.installer.jsonfile import JsonFileError
 from hookmux.installer.plan import version
-from hookmux.installer.wiring_files import CLAUDE, COPILOT, HOSTS, copilot_file
+from hookmux.installer.codex_hooks import hooks_file as codex_file
+from hookmux.installer.wiring_files import CLAUDE, CODEX, COPILOT, HOSTS, copilot_file
 
 
 def _executable(path: str) -> bool:
@@ -35,7 +36,7 @@ def inspect_wiring(path: Path, host, target: Path) -> dict:
     return report
 
 
-def status(target: Path, settings: Path | None, copilot_dir: Path | None) -> dict:
+def status(target: Path, settings: Path | None, copilot_dir: Path | None, codex_home: Path | None = None) -> dict:
     report: dict = {"target": str(target), "package": version(), "installed": False, "problems": []}
     problems = report["problems"]
     try:
@@ -89,6 +90,8 @@ def status(target: Path, settings: Path | None, copilot_dir: Path | None) -> dic
         wired.setdefault(str(settings), CLAUDE)
     if copilot_dir is not None:
         wired.setdefault(str(copilot_file(copilot_dir)), COPILOT)
+    if codex_home is not None:
+        wired.setdefault(str(codex_file(codex_home)), CODEX)
     report["wired"] = [inspect_wiring(Path(name), host, target) for name, host in wired.items()]
     for item in report["wired"]:
         if "error" in item:
@@ -127,6 +130,8 @@ def render(report: dict) -> str:
             flags = [] if entry["this_target"] else ["OTHER TARGET"]
             flags += [] if entry["python_ok"] else ["PYTHON MISSING"]
             flags += [] if entry["script_ok"] else ["SCRIPT MISSING"]
-            lines.append(f"  {entry['event']:<18} {entry['role']:<8} {'ok' if not flags else ', '.join(flags)}")
+            flags += [f"CODEX: {entry['trust'].upper()}"] if entry.get("trust", "trusted") != "trusted" else []
+            lines.append(f"  {entry['event']:<18} {entry['role']:<8} {'ok' if not flags else ', '.join(flags)}"
+                         + (" (trusted)" if entry.get("trust") == "trusted" else ""))
     lines += [f"problem:   {p}" for p in report["problems"]] or ["status:    ok"]
     return "\n".join(lines) + "\n"

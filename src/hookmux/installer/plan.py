@@ -18,7 +18,8 @@ from hookmux import __version__, resources
 from hookmux.installer import atomic, commands, jsonfile, merge, record as records, tree
 from hookmux.installer.journal import Journal
 from hookmux.installer.jsonfile import JsonFileError
-from hookmux.installer.wiring_files import CLAUDE, COPILOT, HOSTS, Host, copilot_file
+from hookmux.installer.codex_hooks import hooks_file as codex_file
+from hookmux.installer.wiring_files import CLAUDE, CODEX, COPILOT, HOSTS, Host, copilot_file
 
 LOCK_TIMEOUT = 120
 
@@ -140,7 +141,7 @@ class Plan:
 
 
 def plan_install(target: Path, settings: Path | None, copilot_dir: Path | None, python: str,
-                 agents_dirs: list[str], source: Path | None = None) -> Plan:
+                 agents_dirs: list[str], source: Path | None = None, codex_home: Path | None = None) -> Plan:
     tree_root = (source or resources.hooks_tree()).resolve()
     if target.resolve() == tree_root or tree_root in target.resolve().parents:
         raise InstallError(f"{target}: is inside the hooks tree hookmux installs from ({tree_root})")
@@ -156,7 +157,8 @@ def plan_install(target: Path, settings: Path | None, copilot_dir: Path | None, 
                          dirs=sorted(set(old.dirs if old else []) | set(tp.new_dirs)),
                          wired=dict(old.wired) if old else {})
     changes = []
-    for path, host in ((settings, CLAUDE), (copilot_file(copilot_dir) if copilot_dir else None, COPILOT)):
+    for path, host in ((settings, CLAUDE), (copilot_file(copilot_dir) if copilot_dir else None, COPILOT),
+                       (codex_file(codex_home) if codex_home else None, CODEX)):
         if path is None:
             continue
         change = plan_wiring(path, host, host.wanted(manifest, str(target), python), str(target),
@@ -186,7 +188,8 @@ def _pending(new: records.Record, old: records.Record | None, tp: tree.TreePlan)
     return pending
 
 
-def plan_uninstall(target: Path, settings: Path | None, copilot_dir: Path | None) -> Plan:
+def plan_uninstall(target: Path, settings: Path | None, copilot_dir: Path | None,
+                   codex_home: Path | None = None) -> Plan:
     old = records.load(target)
     files: dict[str, Host] = {}
     if old:
@@ -196,6 +199,8 @@ def plan_uninstall(target: Path, settings: Path | None, copilot_dir: Path | None
         files.setdefault(str(settings), CLAUDE)
     if copilot_dir is not None:
         files.setdefault(str(copilot_file(copilot_dir)), COPILOT)
+    if codex_home is not None:
+        files.setdefault(str(codex_file(codex_home)), CODEX)
     changes = [plan_wiring(Path(name), host, [], str(target), old.wired.get(name) if old else None)
                for name, host in files.items()]
     plan = Plan(target, records.Record(target=str(target)), old, None, changes, uninstall=True)

@@ -1,0 +1,78 @@
+"""What hookmux wires into OpenAI Codex CLI's ``$CODEX_HOME/hooks.json``.
+
+The file has Claude Code's shape (event -> matcher groups -> command hooks), so the Claude
+merge dialect edits it. Differences that matter here (docs/e2e.md, "Codex"):
+
+- no top-level key but ``description`` and ``hooks``: Codex ignores the whole file on any
+  other, so nothing like ``$schema`` is ever written;
+- every command line carries ``--host codex``, so the dispatcher and the gate answer in
+  Codex's strict output schema;
+- matchers name Codex's tools: ``Bash`` for shell calls, ``apply_patch`` for edits (Codex also
+  matches it with ``Edit``/``Write``), ``spawn_agent`` for agents; a matcher made of letters,
+  digits, ``_`` and ``|`` is a list of exact names there;
+- PostToolBatch does not exist in Codex: the gate runs on PreToolUse for ``spawn_agent``.
+
+Each definition must be trusted before Codex runs it (``codex_trust``).
+"""
+from __future__ import annotations
+
+import os
+import re
+import shlex
+from pathlib import Path
+
+from hookmux import wiring
+from hookmux.installer.entries import DEFAULT_TIMEOUT, GATE_TIMEOUT, Entry
+
+HOOKS_FILE = "hooks.json"
+HOST_ARGS = ("--host", "codex")
+GATE_EVENTS = {"PreToolUse": "spawn_agent"}
+# Codex 0.169.0's hook events; its payloads use these names.
+EVENTS = ("PreToolUse", "PermissionRequest", "PostToolUse", "PreCompact", "PostCompact", "SessionStart",
+          "SessionEnd", "UserPromptSubmit", "SubagentStart", "SubagentStop", "Stop", "Interrupt")
+TOOL_EVENTS = ("PreToolUse", "PermissionRequest", "PostToolUse")
+# Codex's tool name as hooks see it -> the canonical names a settings matcher may select it by.
+TOOLS = {"Bash": ("Bash",), "apply_patch": ("apply_patch", "Edit", "Write"), "spawn_agent": ("spawn_agent", "Agent")}
+
+
+def hooks_file(codex_home: os.PathLike | str) -> Path:
+    return Path(os.path.abspath(os.path.expanduser(str(codex_home)))) / HOOKS_FILE
+
+
+def command(python: str, script: os.PathLike | str, event: str) -> str:
+    """``'<python>' -S '<script>' --host codex EVENT``: the dispatcher/gate command for Codex."""
+    return " ".join([shlex.quote(str(python)), "-S", shlex.quote(str(script)), *HOST_ARGS, shlex.quote(event)])
+
+
+def matcher(settings_matcher: str | None, event: str) -> str | None | bool:
+    """The Codex matcher for a manifest ``settings_matcher``: exact Codex tool names, None for
+    every tool, False when the matcher selects no tool Codex has (the entry is left out)."""
+    if event not in TOOL_EVENTS:
+        return None if event in ("UserPromptSubmit", "Stop") else settings_matcher
+    if settings_matcher in (None, "", "*"):
+        return None
+    try:
+        pattern = re.compile(settings_matcher)
+    except re.error:
+        return None
+    names = [native for native, names in TOOLS.items() if any(pattern.search(name) for name in names)]
+    return "|".join(names) if names else False
+
+
+def entries(manifest: dict, target: str, python: str) -> list[Entry]:
+    root = Path(target)
+    dispatch, gate = root.joinpath(*wiring.DISPATCH_SCRIPT), root.joinpath(*wiring.GATE_SCRIPT)
+    out = []
+    for event, spec in (manifest.get("events") or {}).items():
+        if event not in EVENTS or not isinstance(spec, dict) or not spec.get("checks"):
+            continue
+        wanted = matcher(spec.get("settings_matcher"), event)
+        if wanted is False:
+            continue
+        timeout = spec.get("settings_timeout")
+        if not isinstance(timeout, (int, float)) or isinstance(timeout, bool):
+            timeout = DEFAULT_TIMEOUT
+        out.append(Entry(event, "dispatch", wanted, command(python, dispatch, event), timeout))
+    out += [Entry(event, "gate", tools, command(python, gate, event), GATE_TIMEOUT)
+            for event, tools in GATE_EVENTS.items()]
+    return out

@@ -1,0 +1,118 @@
+"""hookmux installed for OpenAI Codex CLI (``--codex-home``), trusted through the app-server, and
+driven with ``codex exec`` WITHOUT ``--dangerously-bypass-hook-trust``."""
+from __future__ import annotations
+
+import json
+import os
+
+from e2e_codex_server import shell
+from e2e_expect import matching_rows
+from e2e_fixtures import codex_cli, codex_sandbox, hookmux_installer  # noqa: F401 (pytest fixtures)
+
+CONTRAINDICATED = "git push --force origin main"
+USER_HOOK = "echo user-hook >/dev/null"
+USER_CONFIG = "# the user's own setting\nmodel_reasoning_effort = \"low\"\n"
+
+
+def _install(sandbox, cli, *extra):
+    return sandbox.hookmux("install", "--target", sandbox.claude_target, "--settings", sandbox.user_settings,
+                           "--codex-home", sandbox.codex_home, "--codex-bin", cli.path, *extra)
+
+
+def _with_user_hook(sandbox) -> None:
+    sandbox.hooks_file.write_text(json.dumps({"hooks": {"PreToolUse": [
+        {"matcher": "Bash", "hooks": [{"type": "command", "command": USER_HOOK}]}]}}, indent=2) + "\n")
+    sandbox.config.write_text(USER_CONFIG + sandbox.config.read_text())
+
+
+def _trust(sandbox, cli):
+    proc = sandbox.hookmux("status", "--target", sandbox.claude_target, "--codex-home", sandbox.codex_home,
+                           "--codex-bin", cli.path, "--json")
+    report = json.loads(proc.stdout)
+    item = next(i for i in report["wired"] if i["host"] == "codex")
+    return {(e["event"], e["role"]): e.get("trust") for e in item["entries"]}, report["problems"]
+
+
+def test_the_advisory_reaches_the_model_as_a_developer_message(codex_cli, codex_sandbox):
+    _install(codex_sandbox, codex_cli)
+    rows = matching_rows(codex_sandbox, "Bash", {"command": CONTRAINDICATED})
+    assert rows, "the shipped rows should flag a force push to main"
+
+    run = codex_sandbox.codex(codex_cli, [shell(CONTRAINDICATED)])
+
+    assert run.proc.returncode == 0, run.proc.stderr
+    after = run.after(0)
+    assert len(after.developer) == 1, after.developer
+    assert all(row["id"] in after.developer[0] for row in rows)
+    assert "hook" not in after.output.lower()  # advice only: the command ran, nothing about a failed hook
+
+
+def test_a_harmless_call_stays_quiet(codex_cli, codex_sandbox):
+    _install(codex_sandbox, codex_cli)
+    run = codex_sandbox.codex(codex_cli, [shell("echo hi")])
+
+    assert run.proc.returncode == 0, run.proc.stderr
+    assert run.after(0).developer == []
+    assert "hi" in run.after(0).output
+    assert not [e for e in run.events if e.get("item", {}).get("type") == "error" and "hook" in str(e).lower()]
+
+
+def test_install_keeps_the_users_hooks_and_config_and_trusts_only_its_own(codex_cli, codex_sandbox):
+    _with_user_hook(codex_sandbox)
+    proc = _install(codex_sandbox, codex_cli)
+
+    data = json.loads(codex_sandbox.hooks_file.read_text())
+    assert set(data) == {"hooks"}  # no $schema: Codex would ignore the whole file
+    groups = data["hooks"]["PreToolUse"]
+    assert groups[0]["hooks"][0]["command"] == USER_HOOK
+    commands = [h["command"] for g in groups[1:] for h in g["hooks"]]
+    assert commands and all("--host codex" in c for c in commands)
+    assert USER_CONFIG in codex_sandbox.config.read_text()
+    assert "newly trusted" in proc.stdout
+
+    trust, problems = _trust(codex_sandbox, codex_cli)
+    assert trust == {("PreToolUse", "dispatch"): "trusted", ("PreToolUse", "gate"): "trusted"}
+    assert problems == []
+    config = codex_sandbox.config.read_text()
+    assert f'"{codex_sandbox.hooks_file}:pre_tool_use:0:0"' not in config  # the user's hook stays untrusted
+    assert config.count("trusted_hash") == len(commands)
+
+
+def test_reinstall_keeps_the_trust_and_uninstall_removes_entries_and_records(codex_cli, codex_sandbox):
+    _with_user_hook(codex_sandbox)
+    _install(codex_sandbox, codex_cli)
+    hooks_before, config_before = codex_sandbox.hooks_file.read_bytes(), codex_sandbox.config.read_bytes()
+
+    proc = _install(codex_sandbox, codex_cli)
+    assert codex_sandbox.hooks_file.read_bytes() == hooks_before
+    assert codex_sandbox.config.read_bytes() == config_before
+    assert "0 newly trusted" in proc.stdout
+    run = codex_sandbox.codex(codex_cli, [shell(CONTRAINDICATED)])
+    assert len(run.after(0).developer) == 1
+
+    codex_sandbox.hookmux("uninstall", "--target", codex_sandbox.claude_target, "--settings",
+                          codex_sandbox.user_settings, "--codex-home", codex_sandbox.codex_home,
+                          "--codex-bin", codex_cli.path)
+    data = json.loads(codex_sandbox.hooks_file.read_text())
+    assert data == {"hooks": {"PreToolUse": [{"matcher": "Bash", "hooks": [{"type": "command", "command": USER_HOOK}]}]}}
+    config = codex_sandbox.config.read_text()
+    assert "trusted_hash" not in config and USER_CONFIG in config
+
+
+def test_without_a_codex_binary_install_says_how_to_trust_and_status_reports_untrusted(codex_cli, codex_sandbox):
+    env_path = os.environ.get("PATH", "")
+    assert not any(os.path.exists(os.path.join(d, "codex")) for d in env_path.split(os.pathsep) if d), \
+        "a codex on PATH would be used"
+    proc = codex_sandbox.hookmux("install", "--target", codex_sandbox.claude_target, "--settings",
+                                 codex_sandbox.user_settings, "--codex-home", codex_sandbox.codex_home)
+    assert "/hooks" in proc.stderr and "no codex binary" in proc.stderr
+    assert "trusted_hash" not in codex_sandbox.config.read_text()
+
+    status = codex_sandbox.hookmux_status_json("--codex-home", codex_sandbox.codex_home)
+    item = next(i for i in status["wired"] if i["host"] == "codex")
+    assert [e["trust"] for e in item["entries"]] == ["untrusted", "untrusted"]
+    assert any("/hooks" in p for p in status["problems"])
+
+    # and Codex indeed skips them until trusted
+    run = codex_sandbox.codex(codex_cli, [shell(CONTRAINDICATED)])
+    assert run.after(0).developer == []
