@@ -11,6 +11,10 @@ import sys
 def _run():
     try:
         data = sys.stdin.buffer.read()
+        if "codex" in sys.argv[1:] and "--host" in sys.argv[1:]:
+            import codex_mirror  # Codex has no skill tool: the mirror redirect only
+
+            return codex_mirror.main(data)
         lowered = data.lower()
         # The hot path: most payloads never mention a skill, so nothing else is imported.
         if b"skill" not in lowered:

@@ -89,7 +89,14 @@ class CodexRun:
     call_ids: list[str]  # call_ids of the function calls the server scripted, in order
 
     def after(self, call: int = 0) -> AfterCall:
-        return after_call(self.requests[-1], self.call_ids[call])
+        """What the model saw after scripted call ``call``, from the last request that holds it
+        (a sub-agent's requests come in between)."""
+        call_id = self.call_ids[call]
+        holding = [r for r in self.requests if any(item.get("call_id") == call_id and
+                                                   item.get("type") == "function_call_output"
+                                                   for item in r.get("input") or [])]
+        assert holding, f"no request shows the output of {call_id}"
+        return after_call(holding[-1], call_id)
 
     @property
     def events(self) -> list[dict]:

@@ -5,7 +5,7 @@ from __future__ import annotations
 import json
 import os
 
-from e2e_codex_server import shell
+from e2e_codex_server import shell, spawn_agent
 from e2e_expect import matching_rows
 from e2e_fixtures import codex_cli, codex_sandbox, hookmux_installer  # noqa: F401 (pytest fixtures)
 
@@ -116,3 +116,29 @@ def test_without_a_codex_binary_install_says_how_to_trust_and_status_reports_unt
     # and Codex indeed skips them until trusted
     run = codex_sandbox.codex(codex_cli, [shell(CONTRAINDICATED)])
     assert run.after(0).developer == []
+
+
+def test_spawn_agent_naming_a_skill_is_denied_with_the_path_to_read(codex_cli, codex_sandbox):
+    skill_md = codex_sandbox.add_codex_skill("pdf-report")
+    project_skill = codex_sandbox.add_codex_skill("release-notes", codex_sandbox.project / ".agents" / "skills")
+    _install(codex_sandbox, codex_cli)
+
+    run = codex_sandbox.codex(codex_cli, [spawn_agent("pdf-report"), spawn_agent("release-notes")])
+
+    assert run.proc.returncode == 0, run.proc.stderr
+    for call, path in ((0, skill_md), (1, project_skill)):
+        output = run.after(call).output
+        assert output.startswith("Tool call blocked by PreToolUse hook: "), output
+        assert str(path) in output and "is a skill, not an agent" in output
+
+
+def test_a_real_agent_passes_the_gate(codex_cli, codex_sandbox):
+    codex_sandbox.add_codex_agent("reviewer")
+    codex_sandbox.add_codex_skill("reviewer-notes")
+    _install(codex_sandbox, codex_cli)
+
+    for agent in ("reviewer", "worker"):
+        run = codex_sandbox.codex(codex_cli, [spawn_agent(agent)])
+        assert run.proc.returncode == 0, run.proc.stderr
+        output = run.after(0).output
+        assert '"agent_id"' in output, output  # Codex started it
