@@ -41,23 +41,24 @@ DEFAULT_MANIFEST = os.path.join(HERE, "manifest.json")
 # ---------------------------------------------------------------- the API
 
 
-def run(event, stdin_text, *, manifest=None, hooks_root=None, trace=None):
+def run(event, stdin_text, *, manifest=None, hooks_root=None, trace=None, host=None):
     """Dispatch one hook event; return exactly what the entry point prints.
 
     ``manifest`` is a path or an already-loaded dict (default: manifest.json
-    beside this file). ``trace`` is a callable taking one line, or None.
+    beside this file). ``trace`` is a callable taking one line, or None. ``host``
+    (``--host``) names the host when the command line says it (Codex: strict output).
     Never raises: any failure of the dispatcher itself yields "".
     """
     emit_trace = trace or _no_trace
     try:
-        return _dispatch(event, stdin_text, manifest, hooks_root, emit_trace)
+        return _dispatch(event, stdin_text, manifest, hooks_root, emit_trace, host)
     except BaseException as exc:  # fail open, whatever happened
         emit_trace("dispatcher error: %s" % type(exc).__name__)
         return ""
 
 
-def _dispatch(event, stdin_text, manifest, hooks_root, trace):
-    call = _event.parse(stdin_text, event)
+def _dispatch(event, stdin_text, manifest, hooks_root, trace, host=None):
+    call = _event.parse(stdin_text, event, host)
     if not call.name:
         trace("no event: nothing to do")
         return ""
@@ -559,6 +560,7 @@ def main(argv=None):
             manifest=options["manifest"],
             hooks_root=options["hooks_root"],
             trace=trace if tracing else None,
+            host=options["host"],
         )
         real_out.write(output)
         real_out.flush()
