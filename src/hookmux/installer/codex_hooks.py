@@ -21,18 +21,26 @@ import re
 import shlex
 from pathlib import Path
 
-from hookmux import wiring
+from hookmux import resources, wiring
 from hookmux.installer.entries import DEFAULT_TIMEOUT, GATE_TIMEOUT, Entry
 
+_hosts = resources.runtime("hosts")
+
 HOOKS_FILE = "hooks.json"
-HOST_ARGS = ("--host", "codex")
-GATE_EVENTS = {"PreToolUse": "spawn_agent"}
-# Codex 0.169.0's hook events; its payloads use these names.
-EVENTS = ("PreToolUse", "PermissionRequest", "PostToolUse", "PreCompact", "PostCompact", "SessionStart",
-          "SessionEnd", "UserPromptSubmit", "SubagentStart", "SubagentStop", "Stop", "Interrupt")
-TOOL_EVENTS = ("PreToolUse", "PermissionRequest", "PostToolUse")
-# Codex's tool name as hooks see it -> the canonical names a settings matcher may select it by.
-TOOLS = {"Bash": ("Bash",), "apply_patch": ("apply_patch", "Edit", "Write"), "spawn_agent": ("spawn_agent", "Agent")}
+HOST_ARGS = ("--host", _hosts.CODEX)
+GATE_EVENTS = {"PreToolUse": _hosts.AGENT_TOOL[_hosts.CODEX]}
+EVENTS = tuple(_hosts.EVENTS[_hosts.CODEX])
+TOOL_EVENTS = ("PreToolUse", "PermissionRequest", "PostToolUse")  # Codex matches these on the tool name
+
+
+def _tool_names() -> dict[str, tuple[str, ...]]:
+    """Codex's tool name as hooks see it -> the names a settings matcher may select it by."""
+    canonical = {name: _hosts.TOOLS[_hosts.CODEX].get(name, name) for name in ("Bash", "apply_patch", "spawn_agent")}
+    aliases = _hosts.TOOL_ALIASES[_hosts.CODEX]
+    return {native: (native, name, *aliases.get(name, ())) for native, name in canonical.items()}
+
+
+TOOLS = _tool_names()
 
 
 def hooks_file(codex_home: os.PathLike | str) -> Path:
