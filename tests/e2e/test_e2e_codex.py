@@ -8,6 +8,7 @@ import os
 from e2e_codex_server import shell, spawn_agent
 from e2e_expect import matching_rows
 from e2e_fixtures import codex_cli, codex_sandbox, hookmux_installer  # noqa: F401 (pytest fixtures)
+from hookmux.installer import codex_trust
 
 CONTRAINDICATED = "git push --force origin main"
 USER_HOOK = "echo user-hook >/dev/null"
@@ -142,3 +143,23 @@ def test_a_real_agent_passes_the_gate(codex_cli, codex_sandbox):
         assert run.proc.returncode == 0, run.proc.stderr
         output = run.after(0).output
         assert '"agent_id"' in output, output  # Codex started it
+
+
+def test_a_users_trusted_hook_that_moves_up_on_uninstall_stays_trusted(codex_cli, codex_sandbox):
+    _install(codex_sandbox, codex_cli)
+    data = json.loads(codex_sandbox.hooks_file.read_text())
+    data["hooks"]["PreToolUse"].append({"matcher": "Bash", "hooks": [{"type": "command", "command": USER_HOOK}]})
+    codex_sandbox.hooks_file.write_text(json.dumps(data, indent=2))
+    binary = str(codex_cli.path)
+    codex_trust.trust_own(binary, codex_sandbox.codex_home, codex_sandbox.hooks_file, lambda c: c == USER_HOOK)
+    moved_from = f"{codex_sandbox.hooks_file}:pre_tool_use:2:0"
+    assert moved_from in codex_sandbox.config.read_text()
+
+    codex_sandbox.hookmux("uninstall", "--target", codex_sandbox.claude_target, "--settings",
+                          codex_sandbox.user_settings, "--codex-home", codex_sandbox.codex_home, "--codex-bin", binary)
+
+    state = codex_trust.trust_state(binary, codex_sandbox.codex_home, codex_sandbox.hooks_file)
+    assert [(h.key, h.command, h.trust_status) for h in state] == [
+        (f"{codex_sandbox.hooks_file}:pre_tool_use:0:0", USER_HOOK, "trusted")]
+    config = codex_sandbox.config.read_text()
+    assert config.count("trusted_hash") == 1 and moved_from not in config
