@@ -66,16 +66,16 @@ def _text(content) -> str:
 def after_call(request: dict, call_id: str) -> AfterCall:
     items = request.get("input") or []
     start = next((i for i, item in enumerate(items)
-                  if item.get("type") == "function_call" and item.get("call_id") == call_id), None)
+                  if item.get("type") in ("function_call", "custom_tool_call") and item.get("call_id") == call_id), None)
     assert start is not None, f"function_call {call_id} is not in the request"
     output, developer = None, []
     for item in items[start + 1:]:
         kind = item.get("type")
-        if kind == "function_call_output" and item.get("call_id") == call_id:
+        if kind in ("function_call_output", "custom_tool_call_output") and item.get("call_id") == call_id:
             output = _text(item.get("output"))
         elif kind == "message" and item.get("role") == "developer":
             developer.append(_text(item.get("content")))
-        elif kind == "message" and item.get("role") == "assistant" or kind == "function_call":
+        elif kind == "message" and item.get("role") == "assistant" or kind in ("function_call", "custom_tool_call"):
             break
     assert output is not None, f"no function_call_output for {call_id}"
     return AfterCall(output, developer)
@@ -93,7 +93,8 @@ class CodexRun:
         (a sub-agent's requests come in between)."""
         call_id = self.call_ids[call]
         holding = [r for r in self.requests if any(item.get("call_id") == call_id and
-                                                   item.get("type") == "function_call_output"
+                                                   item.get("type") in ("function_call_output",
+                                                                        "custom_tool_call_output")
                                                    for item in r.get("input") or [])]
         assert holding, f"no request shows the output of {call_id}"
         return after_call(holding[-1], call_id)
@@ -125,6 +126,11 @@ class CodexSandbox(Sandbox):
     @property
     def env(self) -> dict[str, str]:
         return super().env | {"CODEX_HOME": str(self.codex_home), "FAKE_API_KEY": "e2e-not-a-key"}
+
+    def use_model(self, model: str) -> None:
+        """Another model for the next runs. gpt-5.5 is in Codex's built-in catalog, so Codex
+        offers it the freeform apply_patch tool (and defers spawn_agent behind tool_search)."""
+        self.config.write_text(self.config.read_text().replace(f'model = "{MODEL}"', f'model = "{model}"', 1))
 
     def hookmux_status_json(self, *args) -> dict:
         """``hookmux status --json`` (exit 1 when it reports problems, which is no failure here)."""

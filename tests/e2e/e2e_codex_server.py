@@ -24,10 +24,11 @@ from e2e_model_server import FINAL_TEXT, Recorded
 @dataclass
 class FunctionCall:
     """One tool call the model makes: ``exec_command`` with ``{"cmd": ...}``, or
-    ``spawn_agent`` (namespace ``multi_agent_v1``) with ``{"agent_type": ..., "message": ...}``."""
+    ``spawn_agent`` (namespace ``multi_agent_v1``) with ``{"agent_type": ..., "message": ...}``;
+    a freeform (``custom``) tool such as ``apply_patch`` takes its raw text as ``arguments``."""
 
     name: str
-    arguments: dict
+    arguments: dict | str
     namespace: str | None = None
 
 
@@ -37,6 +38,11 @@ def shell(cmd: str) -> FunctionCall:
 
 def spawn_agent(agent_type: str, message: str = "Do the task.") -> FunctionCall:
     return FunctionCall("spawn_agent", {"agent_type": agent_type, "message": message}, "multi_agent_v1")
+
+
+def apply_patch(patch: str) -> FunctionCall:
+    """Codex's freeform apply_patch tool (offered to models whose catalog entry says so, e.g. gpt-5.5)."""
+    return FunctionCall("apply_patch", patch)
 
 
 @dataclass
@@ -86,8 +92,12 @@ class ResponsesServer:
             number = next(self._ids)
             if _offers_tools(body) and self._script:
                 turn = self._script.pop(0)
-                item = {"type": "function_call", "id": f"fc_e2e_{number:04d}", "call_id": f"call_e2e_{number:04d}",
-                        "name": turn.name, "arguments": json.dumps(turn.arguments)}
+                if isinstance(turn.arguments, str):
+                    item = {"type": "custom_tool_call", "id": f"ctc_e2e_{number:04d}",
+                            "call_id": f"call_e2e_{number:04d}", "name": turn.name, "input": turn.arguments}
+                else:
+                    item = {"type": "function_call", "id": f"fc_e2e_{number:04d}", "call_id": f"call_e2e_{number:04d}",
+                            "name": turn.name, "arguments": json.dumps(turn.arguments)}
                 if turn.namespace:
                     item["namespace"] = turn.namespace
                 self.issued.append(item["call_id"])

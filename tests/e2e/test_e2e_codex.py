@@ -4,10 +4,12 @@ from __future__ import annotations
 
 import json
 import os
+import shutil
 
-from e2e_codex_server import shell, spawn_agent
+from e2e_codex_server import apply_patch, shell, spawn_agent
 from e2e_expect import matching_rows
 from e2e_fixtures import codex_cli, codex_sandbox, hookmux_installer  # noqa: F401 (pytest fixtures)
+from hookmux import resources
 from hookmux.installer import codex_trust
 
 CONTRAINDICATED = "git push --force origin main"
@@ -163,3 +165,43 @@ def test_a_users_trusted_hook_that_moves_up_on_uninstall_stays_trusted(codex_cli
         (f"{codex_sandbox.hooks_file}:pre_tool_use:0:0", USER_HOOK, "trusted")]
     config = codex_sandbox.config.read_text()
     assert config.count("trusted_hash") == 1 and moved_from not in config
+
+
+EDIT_PROBE = '''
+import json, sys
+def main(argv=None):
+    payload = json.loads(sys.stdin.read())
+    first = payload["tool_input"]["command"].splitlines()[1]
+    print(json.dumps({"hookSpecificOutput": {"hookEventName": "PreToolUse",
+                      "additionalContext": "edit-row saw %s: %s" % (payload["tool_name"], first)}}))
+'''
+
+
+def _tree_with_an_edit_row(tmp_path):
+    """The package's hooks tree plus a row for Edit|Write that reports what it saw."""
+    tree = tmp_path / "tree"
+    shutil.copytree(resources.hooks_tree(), tree, ignore=shutil.ignore_patterns("__pycache__"))
+    (tree / "edit-probe").mkdir()
+    (tree / "edit-probe" / "check.py").write_text(EDIT_PROBE)
+    manifest_path = tree / "_dispatch" / "manifest.json"
+    manifest = json.loads(manifest_path.read_text())
+    pre = manifest["events"]["PreToolUse"]
+    pre["settings_matcher"] += "|Edit|Write"
+    pre["checks"].append(dict(pre["checks"][0], name="edit-probe/check", script="edit-probe/check.py",
+                              matcher="^(Edit|Write)$", isolate=[], side_effect="none"))
+    manifest_path.write_text(json.dumps(manifest, indent=2))
+    return tree
+
+
+def test_edit_and_write_rows_reach_codex_apply_patch(codex_cli, codex_sandbox, tmp_path):
+    _install(codex_sandbox, codex_cli, "--source", _tree_with_an_edit_row(tmp_path))
+    wired = json.loads(codex_sandbox.hooks_file.read_text())["hooks"]["PreToolUse"]
+    assert [g["matcher"] for g in wired] == ["Bash|apply_patch", "spawn_agent"]
+    codex_sandbox.use_model("gpt-5.5")
+
+    patch = "*** Begin Patch\n*** Add File: notes.txt\n+hello\n*** End Patch\n"
+    run = codex_sandbox.codex(codex_cli, [apply_patch(patch)])
+
+    assert run.proc.returncode == 0, run.proc.stderr
+    assert (codex_sandbox.project / "notes.txt").read_text() == "hello\n"
+    assert run.after(0).developer == ["edit-row saw apply_patch: *** Add File: notes.txt"]
