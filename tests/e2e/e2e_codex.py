@@ -122,10 +122,11 @@ class CodexSandbox(Sandbox):
         self.config = self.codex_home / "config.toml"
         self.config.write_text(codex_config(server.url))
         self.hooks_file = self.codex_home / "hooks.json"
+        self.extra_env: dict[str, str] = {}
 
     @property
     def env(self) -> dict[str, str]:
-        return super().env | {"CODEX_HOME": str(self.codex_home), "FAKE_API_KEY": "e2e-not-a-key"}
+        return super().env | {"CODEX_HOME": str(self.codex_home), "FAKE_API_KEY": "e2e-not-a-key"} | self.extra_env
 
     def use_model(self, model: str) -> None:
         """Another model for the next runs. gpt-5.5 is in Codex's built-in catalog, so Codex

@@ -205,3 +205,36 @@ def test_edit_and_write_rows_reach_codex_apply_patch(codex_cli, codex_sandbox, t
     assert run.proc.returncode == 0, run.proc.stderr
     assert (codex_sandbox.project / "notes.txt").read_text() == "hello\n"
     assert run.after(0).developer == ["edit-row saw apply_patch: *** Add File: notes.txt"]
+
+
+STOP_PROBE = '''
+import json, os, sys
+def main(argv=None):
+    payload = json.loads(sys.stdin.read())
+    with open(os.environ["STOP_PROBE_LOG"], "a") as log:
+        log.write(json.dumps(payload.get("stop_hook_active")) + "\\n")
+    print(json.dumps({"hookSpecificOutput": {"hookEventName": "Stop", "additionalContext": "keep going"}}))
+'''
+
+
+def test_a_stop_row_never_makes_codex_continue(codex_cli, codex_sandbox, tmp_path):
+    """Codex has no loop guard: a Stop answer that blocked would loop. The dispatcher stays silent."""
+    tree = _tree_with_an_edit_row(tmp_path)
+    (tree / "stop-probe").mkdir()
+    (tree / "stop-probe" / "check.py").write_text(STOP_PROBE)
+    manifest_path = tree / "_dispatch" / "manifest.json"
+    manifest = json.loads(manifest_path.read_text())
+    row = dict(manifest["events"]["PreToolUse"]["checks"][0], name="stop-probe/check", script="stop-probe/check.py",
+               isolate=[], side_effect="none")
+    row.pop("matcher")
+    manifest["events"]["Stop"] = {"settings_timeout": 10, "checks": [row]}
+    manifest_path.write_text(json.dumps(manifest, indent=2))
+    _install(codex_sandbox, codex_cli, "--source", tree)
+    log = tmp_path / "stop.log"
+    codex_sandbox.extra_env = {"STOP_PROBE_LOG": str(log)}
+
+    run = codex_sandbox.codex(codex_cli, [shell("echo hi")])
+
+    assert run.proc.returncode == 0, run.proc.stderr
+    assert log.read_text().splitlines() == ["false"]  # the row ran once, on the one Stop
+    assert len(run.requests) == 2  # the call, then the final answer: no extra turn
