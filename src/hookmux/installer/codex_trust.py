@@ -22,14 +22,11 @@ import tempfile
 import threading
 import time
 from dataclasses import dataclass
-from pathlib import Path
 from typing import Callable, Iterable
 
 from hookmux import __version__
 
 TIMEOUT = 30.0  # seconds for one app-server session, start to exit
-HOW_TO_TRUST = ("open Codex and trust them in /hooks (or run `hookmux install` again with "
-                "--codex-bin PATH)")
 
 
 class CodexTrustError(Exception):
@@ -262,7 +259,3 @@ def trust_state(codex_bin: str, codex_home: str | os.PathLike, hooks_file: str |
     """What Codex says about each hook of ``hooks_file`` (for ``status``)."""
     with AppServer(codex_bin, codex_home, timeout) as server:
         return server.hooks(hooks_file)
-
-
-def codex_home_default() -> Path:
-    return Path(os.environ.get("CODEX_HOME") or Path.home() / ".codex")
