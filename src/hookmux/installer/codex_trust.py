@@ -193,6 +193,9 @@ class AppServer:
                         if isinstance(value, dict)}
         return {}
 
+    def forget_all(self) -> None:
+        self.request("config/value/write", {"keyPath": "hooks.state", "value": None, "mergeStrategy": "replace"})
+
     def forget(self, keys: Iterable[str]) -> None:
         for key in keys:
             self.request("config/value/write", {"keyPath": f'hooks.state.{json.dumps(key)}', "value": None,
@@ -237,6 +240,8 @@ def trust_own(codex_bin: str, codex_home: str | os.PathLike, hooks_file: str | o
         live = {h.key for h in hooks}
         stale = [key for key in _file_keys(server.trust_records(), hooks_file) if key not in live]
         server.forget(stale)
+        if stale and not server.trust_records():
+            server.forget_all()  # no empty [hooks.state] table left behind
     return TrustReport([h.key for h in to_trust], [h.key for h in ours if h.trusted], stale)
 
 
