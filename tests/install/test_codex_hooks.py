@@ -33,9 +33,12 @@ def test_shipped_manifest_gives_the_dispatcher_on_bash_and_the_gate_on_spawn_age
         ("PreToolUse", "dispatch", "Bash"), ("PreToolUse", "gate", "spawn_agent")]
     for entry in entries:
         words = shlex.split(entry.command)
-        assert words[words.index("--host") + 1] == "codex" and words[-1] == "PreToolUse"
+        assert words[words.index("--host") + 1] == "codex" and words[-3:] == ["PreToolUse", "||", "true"]
         parsed = commands.ours(entry.command, target)
-        assert parsed and parsed.role == entry.role
+        assert parsed and parsed.role == entry.role and parsed.event == "PreToolUse"
+        assert entry.command_with(parsed.options) == entry.command  # re-install: byte-identical
+        traced = entry.command_with(("--trace", "--host", "claude"))
+        assert "--trace" in traced and "--host codex" in traced and "claude" not in traced
 
 
 def test_events_codex_does_not_have_are_left_out(tmp_path):

@@ -5,8 +5,8 @@ merge dialect edits it. Differences that matter here (docs/e2e.md, "Codex"):
 
 - no top-level key but ``description`` and ``hooks``: Codex ignores the whole file on any
   other, so nothing like ``$schema`` is ever written;
-- every command line carries ``--host codex``, so the dispatcher and the gate answer in
-  Codex's strict output schema;
+- every command line carries ``--host codex`` (kept through re-installs, whatever options a user
+  added), so the dispatcher and the gate answer in Codex's strict output schema;
 - matchers name Codex's tools: ``Bash`` for shell calls, ``apply_patch`` for edits (Codex also
   matches it with ``Edit``/``Write``), ``spawn_agent`` for agents; a matcher made of letters,
   digits, ``_`` and ``|`` is a list of exact names there;
@@ -18,7 +18,7 @@ from __future__ import annotations
 
 import os
 import re
-import shlex
+from dataclasses import dataclass
 from pathlib import Path
 
 from hookmux import resources, wiring
@@ -47,9 +47,28 @@ def hooks_file(codex_home: os.PathLike | str) -> Path:
     return Path(os.path.abspath(os.path.expanduser(str(codex_home)))) / HOOKS_FILE
 
 
-def command(python: str, script: os.PathLike | str, event: str) -> str:
-    """``'<python>' -S '<script>' --host codex EVENT``: the dispatcher/gate command for Codex."""
-    return " ".join([shlex.quote(str(python)), "-S", shlex.quote(str(script)), *HOST_ARGS, shlex.quote(event)])
+def command(python: str, script: os.PathLike | str, event: str, options: tuple[str, ...] = ()) -> str:
+    """``'<python>' -S -E '<script>' --host codex [OPTIONS] EVENT || true``: the Codex command."""
+    return wiring.hook_command(python, script, event, HOST_ARGS + _without_host(options))
+
+
+def _without_host(options) -> tuple[str, ...]:
+    out, skip = [], False
+    for option in options:
+        if skip:
+            skip = False
+        elif option == "--host":
+            skip = True
+        elif not option.startswith("--host="):
+            out.append(option)
+    return tuple(out)
+
+
+@dataclass(frozen=True)
+class CodexEntry(Entry):
+    def command_with(self, options: tuple[str, ...]) -> str:
+        """Keeps the options a user added (``--trace``) and always ``--host codex``."""
+        return command(self.python, self.script, self.event, tuple(options))
 
 
 def matcher(settings_matcher: str | None, event: str) -> str | None | bool:
@@ -80,7 +99,8 @@ def entries(manifest: dict, target: str, python: str) -> list[Entry]:
         timeout = spec.get("settings_timeout")
         if not isinstance(timeout, (int, float)) or isinstance(timeout, bool):
             timeout = DEFAULT_TIMEOUT
-        out.append(Entry(event, "dispatch", wanted, command(python, dispatch, event), timeout))
-    out += [Entry(event, "gate", tools, command(python, gate, event), GATE_TIMEOUT)
+        out.append(CodexEntry(event, "dispatch", wanted, command(python, dispatch, event), timeout,
+                              python, str(dispatch)))
+    out += [CodexEntry(event, "gate", tools, command(python, gate, event), GATE_TIMEOUT, python, str(gate))
             for event, tools in GATE_EVENTS.items()]
     return out
