@@ -9,13 +9,14 @@ in every folder from the cwd up to the repository root) and not an agent (the bu
 Codex reads the nested deny only (any other key fails the hook): exit 0 always.
 
 Standard library only; runs from skill_redirect.py when its command line says ``--host codex``.
+Folders and built-ins are ``hosts.py``'s Codex facts; payload and deny go through ``event.py``.
 """
 import os
 
-import fast_json
+from runtime import event as event_module
+from runtime import hosts
 
-BUILTIN_AGENTS = ("default", "explorer", "worker")
-PROJECT_SKILL_DIRS = (".agents/skills", ".codex/skills")
+CODEX = hosts.CODEX
 MAX_PARENTS = 64
 MAX_ENTRIES = 2000  # folder entries looked at before giving up (then the call passes)
 _SAFE = frozenset("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789:_.-")
@@ -39,11 +40,20 @@ def project_dirs(cwd):
     return [cwd]
 
 
+def _expand(template, cwd, environ):
+    """The folders a ``hosts`` template names: ``{project}`` is cwd and each parent to the repo root."""
+    if template.startswith("{project}"):
+        return [template.replace("{project}", folder, 1) for folder in project_dirs(cwd)]
+    return [os.path.expanduser(template.replace("{codex_home}", codex_home(environ)).replace("{cwd}", cwd))]
+
+
 def skill_roots(cwd, environ):
-    home = os.path.join(codex_home(environ), "skills")
-    roots = [home, os.path.join(home, ".system")]
-    for folder in project_dirs(cwd):
-        roots += [os.path.join(folder, relative) for relative in PROJECT_SKILL_DIRS]
+    roots = []
+    for template in hosts.SKILL_DIRS[CODEX]:
+        for root in _expand(template, cwd, environ):
+            roots.append(root)
+            if template.startswith("{codex_home}"):
+                roots.append(os.path.join(root, ".system"))  # the skills Codex bundles
     return roots
 
 
@@ -108,17 +118,21 @@ def _toml_name(path):
     return None
 
 
-def is_agent(name, environ):
-    if name in BUILTIN_AGENTS:
+def is_agent(name, cwd, environ):
+    if name in hosts.BUILTIN_AGENTS[CODEX]:
         return True
-    folder = os.path.join(codex_home(environ), "agents")
-    if os.path.isfile(os.path.join(folder, name + ".toml")):
-        return True
-    try:
-        files = [entry.path for entry in os.scandir(folder) if entry.name.endswith(".toml")]
-    except OSError:
-        return False
-    return any(_toml_name(path) == name for path in files[:MAX_ENTRIES])
+    suffix = hosts.AGENT_SUFFIX[CODEX]
+    for template in hosts.AGENT_DIRS[CODEX]:
+        for folder in _expand(template, cwd, environ):
+            if os.path.isfile(os.path.join(folder, name + suffix)):
+                return True
+            try:
+                files = [entry.path for entry in os.scandir(folder) if entry.name.endswith(suffix)]
+            except OSError:
+                continue
+            if any(_toml_name(path) == name for path in files[:MAX_ENTRIES]):
+                return True
+    return False
 
 
 def message(name, skill_md):
@@ -129,38 +143,30 @@ def message(name, skill_md):
     ).format(name=name, path=skill_md)
 
 
-def decide(payload, environ):
-    """The deny line for this payload, or ""."""
-    if not isinstance(payload, dict) or payload.get("hook_event_name") != "PreToolUse":
+def decide(stdin, environ):
+    """The deny line for this payload (text or bytes), or ""."""
+    call = event_module.parse(stdin, host=CODEX)
+    if call.name != "PreToolUse" or call.native_tool_name != hosts.AGENT_TOOL[CODEX]:
         return ""
-    if payload.get("tool_name") != "spawn_agent":
-        return ""
-    tool_input = payload.get("tool_input")
-    name = tool_input.get("agent_type") if isinstance(tool_input, dict) else None
+    name = call.tool_input.get(hosts.AGENT_PARAM[CODEX])
     if not isinstance(name, str) or not name or any(char not in _SAFE for char in name) or len(name) > 64:
         return ""
-    if is_agent(name, environ):
+    cwd = call.cwd if os.path.isabs(call.cwd) else os.getcwd()
+    if is_agent(name, cwd, environ):
         return ""
-    cwd = payload.get("cwd")
-    if not (isinstance(cwd, str) and os.path.isabs(cwd)):
-        cwd = os.getcwd()
     try:
         skill_md = find_skill(name, skill_roots(cwd, environ), _Budget())
     except LookupError:
         return ""
     if skill_md is None:
         return ""
-    return fast_json.dumps({"hookSpecificOutput": {
-        "hookEventName": "PreToolUse",
-        "permissionDecision": "deny",
-        "permissionDecisionReason": message(name, skill_md),
-    }}) + "\n"
+    return event_module.render_deny(call, message(name, skill_md))
 
 
 def main(data):
     """Decide for the raw payload bytes and write the answer; always 0."""
     try:
-        out = decide(fast_json.loads(data), os.environ)
+        out = decide(data, os.environ)
     except Exception:
         return 0
     if out:
