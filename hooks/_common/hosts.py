@@ -120,7 +120,8 @@ SKILL_DIRS = {
         "~/.copilot/skills", "~/.agents/skills", "{cwd}/.github/skills", "{project}/.claude/skills",
         "{cwd}/.agents/skills",
     ),
-    CODEX: ("{codex_home}/skills", "{project}/.agents/skills", "{project}/.codex/skills"),
+    # Codex 0.169.0: <root>/**/SKILL.md, named by frontmatter ``name``; ~/.agents/skills too (measured).
+    CODEX: ("{codex_home}/skills", "~/.agents/skills", "{project}/.agents/skills", "{project}/.codex/skills"),
 }
 #: Folders each host loads agents from (any depth), and the file name ending that makes one.
 AGENT_DIRS = {

@@ -3,8 +3,8 @@
 Codex CLI has no skill tool: skills are files listed to the model, which reads them itself;
 agents run through ``spawn_agent`` with ``agent_type``. PreToolUse fires for ``spawn_agent``
 before Codex checks the name, so a call whose ``agent_type`` is a skill of this Codex
-(``$CODEX_HOME/skills`` with its bundled ``.system``, and ``.agents/skills`` / ``.codex/skills``
-in every folder from the cwd up to the repository root) and not an agent (the built-in roles,
+(``$CODEX_HOME/skills`` with its bundled ``.system``, ``~/.agents/skills``, and ``.agents/skills``
+/ ``.codex/skills`` in every folder from the cwd up to the repository root; at any depth) and not an agent (the built-in roles,
 ``$CODEX_HOME/agents/*.toml`` by file name or ``name =``) is denied with the path to read.
 Codex reads the nested deny only (any other key fails the hook): exit 0 always.
 
@@ -18,6 +18,7 @@ from runtime import hosts
 
 CODEX = hosts.CODEX
 MAX_PARENTS = 64
+MAX_DEPTH = 4  # folders below a skill root that may hold skills (``.system/<name>``, ``group/<name>``)
 MAX_ENTRIES = 2000  # folder entries looked at before giving up (then the call passes)
 _SAFE = frozenset("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789:_.-")
 
@@ -48,13 +49,8 @@ def _expand(template, cwd, environ):
 
 
 def skill_roots(cwd, environ):
-    roots = []
-    for template in hosts.SKILL_DIRS[CODEX]:
-        for root in _expand(template, cwd, environ):
-            roots.append(root)
-            if template.startswith("{codex_home}"):
-                roots.append(os.path.join(root, ".system"))  # the skills Codex bundles
-    return roots
+    """Codex's skill folders (its bundled ``.system`` skills lie inside the first)."""
+    return [root for template in hosts.SKILL_DIRS[CODEX] for root in _expand(template, cwd, environ)]
 
 
 class _Budget:
@@ -85,21 +81,33 @@ def _frontmatter_name(path):
 
 
 def find_skill(name, roots, budget):
-    """The SKILL.md path of skill ``name`` (by folder name or frontmatter ``name``), or None;
-    raises LookupError when the budget ran out first."""
+    """The SKILL.md path of skill ``name`` below any root (any depth up to MAX_DEPTH; by its
+    frontmatter ``name``, as Codex lists it, or its folder name), or None. Raises LookupError
+    when the budget ran out first: the scan was not complete, so the call passes."""
     for root in roots:
-        try:
-            entries = [entry for entry in os.scandir(root) if entry.is_dir() and entry.name != ".system"]
-        except OSError:
-            continue
-        if not budget.spend(len(entries)):
-            raise LookupError(root)
-        for entry in sorted(entries, key=lambda e: e.name != name):
-            skill = os.path.join(entry.path, "SKILL.md")
-            if not os.path.isfile(skill):
-                continue
+        found = _walk(name, root, budget, 0)
+        if found:
+            return found
+    return None
+
+
+def _walk(name, folder, budget, depth):
+    try:
+        entries = [entry for entry in os.scandir(folder) if entry.is_dir()]
+    except OSError:
+        return None
+    if not budget.spend(len(entries)):
+        raise LookupError(folder)
+    for entry in sorted(entries, key=lambda e: e.name != name):
+        skill = os.path.join(entry.path, "SKILL.md")
+        if os.path.isfile(skill):
             if entry.name == name or _frontmatter_name(skill) == name:
                 return skill
+            continue  # a skill's own folder holds its files, not more skills
+        if depth < MAX_DEPTH:
+            found = _walk(name, entry.path, budget, depth + 1)
+            if found:
+                return found
     return None
 
 

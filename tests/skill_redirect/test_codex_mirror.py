@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import json
 import subprocess
+from pathlib import Path
 
 import pytest
 from hookmux_testing import GATE, PYTHON, hermetic_env
@@ -43,12 +44,15 @@ def spawn(cwd, agent_type, tool="spawn_agent", event="PreToolUse"):
             "tool_name": tool, "tool_input": {"agent_type": agent_type, "message": "go"}, "tool_use_id": "c"}
 
 
-@pytest.mark.parametrize("where", ["home", "system", "project-agents", "project-codex", "frontmatter"])
+@pytest.mark.parametrize("where", ["home", "system", "nested", "user-agents", "project-agents", "project-codex",
+                                   "cwd-agents", "frontmatter"])
 def test_a_skill_that_is_no_agent_is_denied_with_its_path(world, where):
     codex_home, repo, cwd, env = world
     root = {"home": codex_home / "skills", "system": codex_home / "skills" / ".system",
+            "nested": codex_home / "skills" / "group" / "deeper",
+            "user-agents": Path(env["HOME"]) / ".agents" / "skills",
             "project-agents": repo / ".agents" / "skills", "project-codex": repo / ".codex" / "skills",
-            "frontmatter": codex_home / "skills"}[where]
+            "cwd-agents": cwd / ".agents" / "skills", "frontmatter": codex_home / "skills"}[where]
     skill_md = _skill(root, "folder-name" if where == "frontmatter" else "pdf-report", "pdf-report")
     out = gate(env, cwd, spawn(cwd, "pdf-report"))
     assert out is not None and list(out) == ["hookSpecificOutput"]
@@ -75,6 +79,14 @@ def test_a_real_agent_passes_even_when_a_skill_shares_its_name(world, agent):
 def test_malformed_input_passes_silently(world, payload):
     _codex_home, _repo, cwd, env = world
     assert gate(env, cwd, payload) is None
+
+
+def test_a_skill_folder_is_not_searched_for_more_skills_and_outside_folders_do_not_count(world):
+    codex_home, repo, cwd, env = world
+    _skill(codex_home / "skills" / "outer" / "assets", "pdf-report")  # inside a skill
+    _skill(Path(env["HOME"]) / ".claude" / "skills", "pdf-report")  # another host's folder
+    (codex_home / "skills" / "outer" / "SKILL.md").write_text("---\nname: outer\n---\n")
+    assert gate(env, cwd, spawn(cwd, "pdf-report")) is None
 
 
 def test_unknown_names_other_tools_and_events_pass(world):
