@@ -28,6 +28,13 @@ def _with_user_hook(sandbox) -> None:
     sandbox.config.write_text(USER_CONFIG + sandbox.config.read_text())
 
 
+def _hookmux_entries(sandbox) -> list[tuple[str, str]]:
+    """(event, command) of every hook in the Codex hooks file that runs hookmux's scripts."""
+    data = json.loads(sandbox.hooks_file.read_text())
+    return [(event, hook["command"]) for event, groups in data["hooks"].items() for group in groups
+            for hook in group["hooks"] if str(sandbox.claude_target) in hook["command"]]
+
+
 def _trust(sandbox, cli):
     proc = sandbox.hookmux("status", "--target", sandbox.claude_target, "--codex-home", sandbox.codex_home,
                            "--codex-bin", cli.path, "--json")
@@ -68,13 +75,14 @@ def test_install_keeps_the_users_hooks_and_config_and_trusts_only_its_own(codex_
     assert set(data) == {"hooks"}  # no $schema: Codex would ignore the whole file
     groups = data["hooks"]["PreToolUse"]
     assert groups[0]["hooks"][0]["command"] == USER_HOOK
-    commands = [h["command"] for g in groups[1:] for h in g["hooks"]]
-    assert commands and all("--host codex" in c for c in commands)
+    commands = [command for _, command in _hookmux_entries(codex_sandbox)]
+    assert len(commands) >= 2 and all("--host codex" in c for c in commands)
     assert USER_CONFIG in codex_sandbox.config.read_text()
     assert "newly trusted" in proc.stdout
 
     trust, problems = _trust(codex_sandbox, codex_cli)
-    assert trust == {("PreToolUse", "dispatch"): "trusted", ("PreToolUse", "gate"): "trusted"}
+    assert trust[("PreToolUse", "dispatch")] == trust[("PreToolUse", "gate")] == "trusted"
+    assert set(trust.values()) == {"trusted"} and len(trust) == len(commands)
     assert problems == []
     config = codex_sandbox.config.read_text()
     assert f'"{codex_sandbox.hooks_file}:pre_tool_use:0:0"' not in config  # the user's hook stays untrusted
@@ -113,7 +121,7 @@ def test_without_a_codex_binary_install_says_how_to_trust_and_status_reports_unt
 
     status = codex_sandbox.hookmux_status_json("--codex-home", codex_sandbox.codex_home)
     item = next(i for i in status["wired"] if i["host"] == "codex")
-    assert [e["trust"] for e in item["entries"]] == ["untrusted", "untrusted"]
+    assert [e["trust"] for e in item["entries"]] == ["untrusted"] * len(_hookmux_entries(codex_sandbox))
     assert any("/hooks" in p for p in status["problems"])
 
     # and Codex indeed skips them until trusted

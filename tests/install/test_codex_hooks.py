@@ -29,13 +29,15 @@ def test_shipped_manifest_gives_the_dispatcher_on_bash_and_the_gate_on_spawn_age
     manifest = json.loads(resources.shipped_manifest().read_text())
     target = str(tmp_path / "hooks dir")
     entries = codex_hooks.entries(manifest, target, "/usr/bin/python3")
-    assert [(e.event, e.role, e.matcher) for e in entries] == [
-        ("PreToolUse", "dispatch", "Bash"), ("PreToolUse", "gate", "spawn_agent")]
+    dispatch = [(e.event, e.matcher) for e in entries if e.role == "dispatch"]
+    assert dispatch[0] == ("PreToolUse", "Bash")  # the shell rows, under Codex's name for the shell
+    assert [e for e, _ in dispatch] == [e for e in manifest["events"] if e in codex_hooks.EVENTS]
+    assert [(e.event, e.role, e.matcher) for e in entries if e.role == "gate"] == [("PreToolUse", "gate", "spawn_agent")]
     for entry in entries:
         words = shlex.split(entry.command)
-        assert words[words.index("--host") + 1] == "codex" and words[-3:] == ["PreToolUse", "||", "true"]
+        assert words[words.index("--host") + 1] == "codex" and words[-3:] == [entry.event, "||", "true"]
         parsed = commands.ours(entry.command, target)
-        assert parsed and parsed.role == entry.role and parsed.event == "PreToolUse"
+        assert parsed and parsed.role == entry.role and parsed.event == entry.event
         assert entry.command_with(parsed.options) == entry.command  # re-install: byte-identical
         traced = entry.command_with(("--trace", "--host", "claude"))
         assert "--trace" in traced and "--host codex" in traced and "claude" not in traced
