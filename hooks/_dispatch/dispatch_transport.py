@@ -59,14 +59,14 @@ class GuardedThreadRunner:
 
 
 def parse_argv(argv):
-    options = {"manifest": None, "hooks_root": None, "trace": False, "event": None}
+    options = {"manifest": None, "hooks_root": None, "trace": False, "event": None, "host": None}
     args = iter(argv)
     for arg in args:
         if arg == "--trace":
             options["trace"] = True
-        elif arg in ("--manifest", "--hooks-root"):
+        elif arg in ("--manifest", "--hooks-root", "--host"):
             options[arg[2:].replace("-", "_")] = next(args, None)
-        elif arg.startswith(("--manifest=", "--hooks-root=")):
+        elif arg.startswith(("--manifest=", "--hooks-root=", "--host=")):
             key, _, value = arg[2:].partition("=")
             options[key.replace("-", "_")] = value
         elif not arg.startswith("-") and options["event"] is None:
@@ -123,6 +123,7 @@ def main(argv=None):
             trace=trace if tracing else None,
             runner=GuardedThreadRunner(Watchdog(devnull)),
             observe=ledger_observer(started),
+            host=options["host"],
         )
         real_out.write(output)
         real_out.flush()
