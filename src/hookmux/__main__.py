@@ -1,0 +1,5 @@
+import sys
+
+from hookmux.cli import main
+
+sys.exit(main())

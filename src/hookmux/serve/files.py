@@ -1,0 +1,123 @@
+"""Where one install's server keeps its secret, its port and its run record.
+
+    <state_dir>/serve/<key>/secret        32 random bytes, hex; mode 0600; made once, kept
+    <state_dir>/serve/<key>/port          the loopback port the wiring names; chosen once, kept
+    <state_dir>/serve/<key>/server.json   {"pid", "port", "hooks", "version", "started"} while it runs
+
+``key`` is a digest of the hooks folder's real path: one server per user (the state dir) and
+install (the hooks folder). The wired URL carries the secret and the port, so both outlive
+the server: a restart binds the same port and accepts the same secret.
+
+"""
+import hashlib
+import json
+import os
+import secrets
+import socket
+
+
+def state_dir():
+    """The one ``state_dir()`` (hooks/_common/state.py), loaded from the package's hooks tree."""
+    from hookmux import resources
+
+    return resources.runtime("state").state_dir()
+
+
+def folder(hooks):
+    key = hashlib.sha256(os.path.realpath(str(hooks)).encode("utf-8", "surrogatepass")).hexdigest()[:16]
+    return os.path.join(state_dir(), "serve", key)
+
+
+def _private_dir(path):
+    os.makedirs(path, mode=0o700, exist_ok=True)
+    os.chmod(path, 0o700)
+
+
+def _create_private(path, text):
+    """Write ``text`` to a new file readable by the user only; keep an existing one (first writer wins)."""
+    _private_dir(os.path.dirname(path))
+    temp = "%s.%d.%s.tmp" % (path, os.getpid(), secrets.token_hex(4))
+    fd = os.open(temp, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
+    with os.fdopen(fd, "w") as handle:
+        handle.write(text)
+    try:
+        os.link(temp, path)  # fails when it exists: a racing writer keeps theirs
+    except FileExistsError:
+        pass
+    finally:
+        os.unlink(temp)
+
+
+def secret(hooks, create=True):
+    """The install's secret (hex), made on first use; None when missing and not ``create``."""
+    path = os.path.join(folder(hooks), "secret")
+    if create and not os.path.exists(path):
+        _create_private(path, secrets.token_hex(32))
+    try:
+        st = os.stat(path)
+        if st.st_mode & 0o077 or st.st_uid != os.getuid():
+            os.chmod(path, 0o600)
+        with open(path, "r", encoding="ascii") as handle:
+            value = handle.read().strip()
+    except (OSError, ValueError):
+        return None
+    return value or None
+
+
+def free_port():
+    with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as probe:
+        probe.bind(("127.0.0.1", 0))
+        return probe.getsockname()[1]
+
+
+def port(hooks, create=True):
+    """The install's port, chosen (a free loopback port) on first use; None when missing and not ``create``."""
+    path = os.path.join(folder(hooks), "port")
+    if create and not os.path.exists(path):
+        _create_private(path, "%d\n" % free_port())
+    try:
+        with open(path, "r", encoding="ascii") as handle:
+            value = int(handle.read().strip())
+    except (OSError, ValueError):
+        return None
+    return value if 0 < value < 65536 else None
+
+
+def record_path(hooks):
+    return os.path.join(folder(hooks), "server.json")
+
+
+def read_record(hooks):
+    try:
+        with open(record_path(hooks), "r", encoding="utf-8") as handle:
+            data = json.load(handle)
+    except (OSError, ValueError):
+        return None
+    return data if isinstance(data, dict) else None
+
+
+def write_record(hooks, data):
+    path = record_path(hooks)
+    _private_dir(os.path.dirname(path))
+    temp = "%s.%d.tmp" % (path, os.getpid())
+    with open(os.open(temp, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600), "w", encoding="utf-8") as handle:
+        json.dump(data, handle)
+    os.replace(temp, path)
+
+
+def remove_record(hooks, pid):
+    """Remove the run record if it is still ``pid``'s."""
+    data = read_record(hooks)
+    if data and data.get("pid") == pid:
+        try:
+            os.unlink(record_path(hooks))
+        except OSError:
+            pass
+
+
+def pid_alive(pid):
+    try:
+        os.kill(int(pid), 0)
+    except (OSError, ValueError, TypeError):
+        return False
+    return True
