@@ -1,0 +1,62 @@
+"""A check that hangs or kills its process costs only its own request; changes need no restart."""
+from __future__ import annotations
+
+import json
+import textwrap
+
+from serve_support import bash
+
+EMIT = '''
+import json, sys
+def main():
+    sys.stdin.read()
+    print(json.dumps({"hookSpecificOutput": {"hookEventName": "PreToolUse", "additionalContext": %r}}))
+'''
+
+
+def _write_manifest(server, rows):
+    manifest = server.target / "_dispatch" / "manifest.json"
+    manifest.write_text(json.dumps({"version": 1, "hooks_root": str(server.target),
+                                    "events": {"PreToolUse": {"checks": rows}}}))
+
+
+def _check(server, name, body):
+    path = server.target / "t" / name
+    path.parent.mkdir(exist_ok=True)
+    path.write_text(textwrap.dedent(body))
+    return "t/" + name
+
+
+def _tool(name, session="s"):
+    return json.dumps({"session_id": session, "hook_event_name": "PreToolUse", "tool_name": name, "tool_input": {}})
+
+
+def test_hanging_and_exiting_checks_affect_only_their_request(server):
+    rows = [
+        {"name": "hang", "script": _check(server, "hang.py", "import time\ndef main():\n    time.sleep(600)\n"),
+         "timeout": 1, "matcher": "^Hang$"},
+        {"name": "spin", "script": _check(server, "spin.py", "def main():\n    sum(range(10**12))\n"),
+         "timeout": 1, "matcher": "^Spin$"},
+        {"name": "exit", "script": _check(server, "exit.py", "import os\ndef main():\n    os._exit(3)\n"),
+         "timeout": 1, "matcher": "^Exit$"},
+        {"name": "kill", "script": _check(server, "kill.py", "import os, signal\ndef main():\n"
+                                                                "    os.kill(os.getpid(), signal.SIGKILL)\n"),
+         "timeout": 1, "matcher": "^Kill$"},
+        {"name": "say", "script": _check(server, "say.py", EMIT % "still here"), "timeout": 5, "matcher": "^Say$"},
+    ]
+    _write_manifest(server, rows)
+    for tool in ("Hang", "Spin", "Exit", "Kill"):
+        assert server.post("PreToolUse", _tool(tool)) == (200, b""), tool
+        status, body = server.post("PreToolUse", _tool("Say"))
+        assert status == 200 and json.loads(body)["hookSpecificOutput"]["additionalContext"] == "still here"
+    assert server.proc.poll() is None
+
+
+def test_manifest_and_check_changes_apply_without_a_restart(server):
+    script = _check(server, "say.py", EMIT % "first")
+    _write_manifest(server, [{"name": "say", "script": script, "timeout": 5, "matcher": "^Say$"}])
+    assert b"first" in server.post("PreToolUse", _tool("Say"))[1]
+    _check(server, "say.py", EMIT % "second")
+    assert b"second" in server.post("PreToolUse", _tool("Say"))[1]
+    _write_manifest(server, [{"name": "say", "script": script, "timeout": 5, "matcher": "^Other$"}])
+    assert server.post("PreToolUse", _tool("Say")) == (200, b"")
