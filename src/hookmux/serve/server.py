@@ -2,12 +2,11 @@
 
 Each request is answered by ``dispatch_core.run()`` of the installed hooks tree — the same
 engine, manifest (read per request), rows, timeouts, ledger and output as the command hook —
-run in a worker forked from this warm process. The worker imports the selected checks
-afresh (so a changed check file is picked up without a restart), runs them with the
-command transport's ``ThreadRunner`` and watchdog, writes its one answer into a pipe and
-leaves with ``os._exit``. A check that hangs, crashes, calls ``os._exit`` or holds the GIL
-takes its worker with it, never the server: the server waits no longer than the largest
-timeout plus a grace, then kills the worker and answers with an empty body (fail open).
+in a server thread, with the dispatcher's ``ForkRunner`` (``dispatch_isolated``): the
+selected checks run in a worker forked from this warm process, which imports them afresh
+(a changed check file is picked up without a restart). A check that hangs, crashes, calls
+``os._exit`` or holds the GIL takes its worker with it, never the server: the runner waits
+no longer than the largest selected timeout plus its margin, then kills the worker.
 
 Refused with an empty body and before any work: a wrong or missing secret (404, compared
 with ``hmac.compare_digest``), a body over ``MAX_BODY`` (413), a request slower than
@@ -17,7 +16,6 @@ import hmac
 import http.server
 import json
 import os
-import select
 import signal
 import socketserver
 import sys
@@ -26,22 +24,51 @@ import time
 
 MAX_BODY = 1 << 20
 READ_TIMEOUT = 5.0
-# Seconds past the largest row timeout before a worker is killed.
-WORKER_GRACE = 2.0
 IDLE_MINUTES = 60.0
 MAX_WORKERS = max(4, 4 * (os.cpu_count() or 1))
 MAX_CONNECTIONS = 512
 
 
 def load_engine(hooks):
-    """``dispatch_core`` and ``dispatch_transport`` of the installed hooks tree."""
+    """``dispatch_core``, ``dispatch_transport`` and ``dispatch_isolated`` of the installed hooks tree."""
     for entry in (os.path.join(hooks, "_dispatch"), hooks):
         if entry not in sys.path:
             sys.path.insert(0, entry)
     import dispatch_core
+    import dispatch_isolated
     import dispatch_transport
 
-    return dispatch_core, dispatch_transport
+    _reap_finished_workers(dispatch_isolated)
+    return dispatch_core, dispatch_transport, dispatch_isolated
+
+
+def _reap_finished_workers(isolated):
+    """``ForkRunner`` does not wait for a worker that sent its done frame (a one-shot dispatcher
+    exits next); a resident process must, or every request leaves a zombie. Only those pids are
+    reaped here, by one thread, so the runner's own ``waitpid`` for the others never races it."""
+    if getattr(isolated, "_hookmux_serve_reaper", False):
+        return
+    import queue
+
+    finished = queue.SimpleQueue()
+    original = isolated._reap
+
+    def reap(pid, done, deadline):
+        result = original(pid, done, deadline)
+        if done:
+            finished.put(pid)
+        return result
+
+    def reaper():
+        while True:
+            try:
+                os.waitpid(finished.get(), 0)
+            except ChildProcessError:
+                pass
+
+    isolated._reap = reap
+    isolated._hookmux_serve_reaper = True
+    threading.Thread(target=reaper, daemon=True, name="hookmux-reaper").start()
 
 
 class Server(socketserver.ThreadingMixIn, http.server.HTTPServer):
@@ -57,7 +84,8 @@ class Server(socketserver.ThreadingMixIn, http.server.HTTPServer):
         self.last_active = time.monotonic()
         self.workers = threading.BoundedSemaphore(MAX_WORKERS)
         self.connections = threading.BoundedSemaphore(MAX_CONNECTIONS)
-        self.engine, self.transport = load_engine(hooks)
+        self.engine, self.transport, self.isolated = load_engine(hooks)
+        self.devnull = os.open(os.devnull, os.O_RDWR)
         super().__init__(("127.0.0.1", port), Handler)
 
     def process_request(self, request, client_address):
@@ -87,96 +115,14 @@ class Server(socketserver.ThreadingMixIn, http.server.HTTPServer):
     def authorized(self, given):
         return hmac.compare_digest(given.encode("utf-8", "surrogateescape"), self.secret)
 
-    def answer(self, event, body):
-        """The dispatcher's output for one payload, from a forked worker ("" on any failure)."""
+    def answer(self, event, body, connection_fd):
+        """The dispatcher's output for one payload ("" on any failure, as ``run()`` promises)."""
+        started = time.monotonic()
+        # the worker drops the listening socket and this connection; the others are close-on-exec
+        runner = self.isolated.ForkRunner(self.transport.Watchdog(self.devnull), (self.fileno(), connection_fd))
         with self.workers:
-            return run_in_worker(self, event, body)
-
-
-def _budget(server):
-    """The largest row timeout of the current manifest: how long a worker may take."""
-    try:
-        with open(server.manifest, "r", encoding="utf-8") as handle:
-            data = json.load(handle)
-        timeouts = [row.get("timeout", 8) for spec in data.get("events", {}).values()
-                    for row in spec.get("checks", []) if isinstance(row, dict)]
-        return max([t for t in timeouts if isinstance(t, (int, float)) and not isinstance(t, bool)] or [8.0])
-    except Exception:
-        return 8.0
-
-
-def run_in_worker(server, event, body):
-    deadline = time.monotonic() + _budget(server) + WORKER_GRACE
-    read_end, write_end = os.pipe()
-    try:
-        pid = os.fork()
-    except OSError:
-        os.close(read_end)
-        os.close(write_end)
-        return ""
-    if pid == 0:  # the worker
-        try:
-            os.close(read_end)
-            _worker(server, event, body, write_end)
-        finally:
-            os._exit(0)
-    os.close(write_end)
-    chunks = []
-    try:
-        while True:
-            left = deadline - time.monotonic()
-            if left <= 0 or not select.select([read_end], [], [], left)[0]:
-                os.kill(pid, signal.SIGKILL)
-                chunks = []
-                break
-            chunk = os.read(read_end, 65536)
-            if not chunk:
-                break
-            chunks.append(chunk)
-    finally:
-        os.close(read_end)
-        _reap(pid)
-    return b"".join(chunks).decode("utf-8", "replace")
-
-
-def _reap(pid):
-    try:
-        os.waitpid(pid, 0)
-    except ChildProcessError:
-        pass
-
-
-def _worker(server, event, body, out_fd):
-    started = time.monotonic()
-    # Nothing of the server's reaches the checks: not the listening socket, not other
-    # clients' connections (a child process a check leaves behind would hold them open).
-    os.closerange(3, out_fd)
-    os.closerange(out_fd + 1, 1 << 16)
-    devnull = os.open(os.devnull, os.O_RDWR)
-    for fd in (0, 1, 2):
-        os.dup2(devnull, fd)
-    signal.signal(signal.SIGTERM, signal.SIG_DFL)
-    signal.signal(signal.SIGINT, signal.SIG_DFL)
-    _enter_cwd(body)
-    transport = server.transport
-    output = server.engine.run(
-        event, body, manifest=server.manifest,
-        runner=transport.GuardedThreadRunner(transport.Watchdog(devnull)),
-        observe=transport.ledger_observer(started),
-    )
-    data = output.encode("utf-8", "surrogatepass")
-    while data:
-        data = data[os.write(out_fd, data):]
-
-
-def _enter_cwd(body):
-    """Run where a command hook would: the payload's ``cwd``."""
-    try:
-        cwd = json.loads(body).get("cwd")
-        if isinstance(cwd, str) and os.path.isabs(cwd):
-            os.chdir(cwd)
-    except Exception:
-        pass
+            return self.engine.run(event, body, manifest=self.manifest, runner=runner,
+                                   observe=self.transport.ledger_observer(started))
 
 
 class Handler(http.server.BaseHTTPRequestHandler):
@@ -229,7 +175,7 @@ class Handler(http.server.BaseHTTPRequestHandler):
             self.close_connection = True
             return
         self.server.last_active = time.monotonic()
-        output = self.server.answer(event, body.decode("utf-8", "replace"))
+        output = self.server.answer(event, body.decode("utf-8", "replace"), self.connection.fileno())
         self.server.last_active = time.monotonic()
         self._reply(200, output.encode("utf-8", "surrogatepass"))
 
@@ -245,6 +191,9 @@ def serve(hooks, port, secret, idle_seconds, on_ready=None):
     try:
         if on_ready is not None:
             on_ready(server)
+        # nothing a check or its children write to fds 0-2 reaches a terminal or a pipe
+        for fd in (0, 1, 2):
+            os.dup2(server.devnull, fd)
         server.serve_until_idle()
     finally:
         server.server_close()
