@@ -22,6 +22,13 @@ COPILOT_TOOLS = _hosts.TOOLS[_hosts.COPILOT]
 
 DISPATCH_SCRIPT = ("_dispatch", "dispatch.py")
 GATE_SCRIPT = ("skill-redirect", "skill_redirect.py")
+# SessionStart under ``install --serve``: starts ``hookmux serve`` unless it is up (docs/serve.md).
+SERVE_SCRIPT = ("_serve", "ensure.py")
+
+
+def serve_url(port: int, secret: str, event: str) -> str:
+    """The URL of an HTTP hook answered by ``hookmux serve``: loopback, the secret in the path."""
+    return f"http://127.0.0.1:{port}/{secret}/{event}"
 
 
 def resolve_python(python: str | None = None) -> str:

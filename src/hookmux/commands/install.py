@@ -42,6 +42,9 @@ def configure(parser: argparse.ArgumentParser) -> None:
                              "shipped names (repeatable)")
     parser.add_argument("--source", metavar="DIR",
                         help="install this hooks tree instead of the package's own (development)")
+    parser.add_argument("--serve", action="store_true",
+                        help="wire Claude Code's dispatcher events as HTTP hooks answered by `hookmux serve` "
+                             "(started by a SessionStart hook; docs/serve.md); Copilot and Codex keep command hooks")
     parser.add_argument("--dry-run", action="store_true", help="print what would change; write nothing")
 
 
@@ -75,12 +78,14 @@ def run(args: argparse.Namespace) -> int:
         return 1
     try:
         # planning first refuses bad input before even the lock file is created
-        plan = transaction.plan_install(target, settings, copilot_dir, python, agents_dirs, source, codex_home)
+        plan = transaction.plan_install(target, settings, copilot_dir, python, agents_dirs, source, codex_home,
+                                        serve=args.serve)
         if args.dry_run:
             transaction.describe(plan, out)
             return 0
         with transaction.lock():
-            plan = transaction.plan_install(target, settings, copilot_dir, python, agents_dirs, source, codex_home)
+            plan = transaction.plan_install(target, settings, copilot_dir, python, agents_dirs, source, codex_home,
+                                            serve=args.serve)
             trusted_before = codex_install.snapshot(plan, codex_bin)
             code = transaction.execute(plan, out, err)
     except (JsonFileError, transaction.InstallError) as exc:

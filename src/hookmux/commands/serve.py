@@ -26,6 +26,7 @@ def configure(parser: argparse.ArgumentParser) -> None:
     action.add_argument("--stop", action="store_true", help="stop this install's server")
     action.add_argument("--ensure", action="store_true",
                         help="start the server in the background unless it is up and current; always exit 0")
+    action.add_argument("--replace", action="store_true", help="stop a running server of this install first")
     action.add_argument("--check", action="store_true", help="exit 0 when the server runs and answers, else 1")
 
 
@@ -73,8 +74,8 @@ def stop(hooks: str, wait: float = 5.0) -> bool:
     return True
 
 
-def start_detached(hooks: str, idle_minutes: float | None = None) -> None:
-    argv = [sys.executable, "-m", "hookmux", "serve", "--target", hooks]
+def start_detached(hooks: str, idle_minutes: float | None = None, replace: bool = False) -> None:
+    argv = [sys.executable, "-m", "hookmux", "serve", "--target", hooks] + (["--replace"] if replace else [])
     if idle_minutes is not None:
         argv += ["--idle-minutes", str(idle_minutes)]
     subprocess.Popen(argv, stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
@@ -85,9 +86,7 @@ def ensure(hooks: str, idle_minutes: float | None = None) -> None:
     record = probe(hooks)
     if record and record.get("version") == __version__:
         return
-    if record:  # hookmux was upgraded under a running server
-        stop(hooks)
-    start_detached(hooks, idle_minutes)
+    start_detached(hooks, idle_minutes, replace=bool(record))  # a record here: hookmux was upgraded under it
 
 
 def run(args: argparse.Namespace) -> int:
@@ -110,7 +109,9 @@ def run(args: argparse.Namespace) -> int:
     if not os.path.isfile(os.path.join(hooks, "_dispatch", "dispatch_core.py")):
         sys.stderr.write(f"hookmux: {hooks}: not an installed hooks tree (run hookmux install)\n")
         return 1
-    if probe(hooks):
+    if args.replace:
+        stop(hooks)
+    elif probe(hooks):
         sys.stderr.write("hookmux: a server for this install is already running\n")
         return 0
     from hookmux.serve import server

@@ -53,5 +53,8 @@ def run(args: argparse.Namespace) -> int:
             if change.changed:
                 out.write(f"hookmux: {'removed' if change.new is None else 'unwired'} {change.path}\n")
     if code == 0:
+        from hookmux.commands import serve
+
+        serve.stop(str(target))  # an ``install --serve`` server outlives nothing it answered for
         code = codex_install.after(plan, codex_bin, trusted_before, out, err)
     return code

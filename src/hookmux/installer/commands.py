@@ -23,16 +23,19 @@ import shlex
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from hookmux.wiring import DISPATCH_SCRIPT, GATE_SCRIPT
+from hookmux.wiring import DISPATCH_SCRIPT, GATE_SCRIPT, SERVE_SCRIPT
 
-ROLES = {"dispatch": DISPATCH_SCRIPT, "gate": GATE_SCRIPT}
+ROLES = {"dispatch": DISPATCH_SCRIPT, "gate": GATE_SCRIPT, "serve": SERVE_SCRIPT}
 _PYTHON_FLAGS = re.compile(r"-[bBdEiIOqsSuvRP]+")
 _PYTHON_VALUE_FLAGS = ("-X", "-W")
 # script options: name -> takes a value
 OPTIONS = {
     "dispatch": {"--trace": False, "--manifest": True, "--hooks-root": True, "--host": True},
     "gate": {"--skills-dir": True, "--host": True},
+    "serve": {},
 }
+# An HTTP hook of ``install --serve``: the dispatcher, answered by ``hookmux serve``.
+_SERVE_URL = re.compile(r"http://127\.0\.0\.1:(\d{1,5})/([0-9a-f]{64})/([A-Za-z]{1,64})")
 SUFFIXES = (("||", "true"), ("||", ":"), (";", "true"), ("||", "exit", "0"), (";", "exit", "0"))
 
 
@@ -70,6 +73,8 @@ def _script_role(script: str) -> tuple[str, str] | None:
 def parse(command: object) -> HookmuxCommand | None:
     if not isinstance(command, str):
         return None
+    if command.startswith("http://"):
+        return parse_url(command)
     tokens = words(command)
     if not tokens or not os.path.isabs(tokens[0]):
         return None
@@ -98,6 +103,20 @@ def parse(command: object) -> HookmuxCommand | None:
     if options is None:
         return None
     return HookmuxCommand(role, tokens[0], tokens[index], event, target, tuple(options), fail_open)
+
+
+def parse_url(url: str) -> HookmuxCommand | None:
+    """A dispatcher HTTP hook when the URL's secret is an install's (its target comes from there)."""
+    found = _SERVE_URL.fullmatch(url)
+    if not found:
+        return None
+    from hookmux.serve import files
+
+    target = files.target_of(found.group(2))
+    if target is None:
+        return None
+    return HookmuxCommand("dispatch", "", str(Path(target).joinpath(*DISPATCH_SCRIPT)), found.group(3), target,
+                          (), True)
 
 
 def _script_args(args: list[str], known: dict[str, bool]) -> tuple[list[str] | None, str | None]:

@@ -29,16 +29,18 @@ class Entry:
     timeout: float
     python: str = ""
     script: str = ""
+    url: str | None = None  # an HTTP hook (``install --serve``): ``command`` is the URL too
 
     def command_with(self, options: tuple[str, ...]) -> str:
         """This entry's command keeping script options a user added (``--trace``...)."""
-        if not options or not self.script:
+        if not options or not self.script or self.url:
             return self.command
         return wiring.hook_command(self.python, self.script, self.event, options)
 
 
 def _entry(event: str, role: str, matcher: str | None, python: str, target: str, timeout) -> Entry:
-    script = str(Path(target).joinpath(*(wiring.DISPATCH_SCRIPT if role == "dispatch" else wiring.GATE_SCRIPT)))
+    tail = {"dispatch": wiring.DISPATCH_SCRIPT, "gate": wiring.GATE_SCRIPT, "serve": wiring.SERVE_SCRIPT}[role]
+    script = str(Path(target).joinpath(*tail))
     return Entry(event, role, matcher, wiring.hook_command(python, script, event), timeout, python, script)
 
 
@@ -56,6 +58,28 @@ def claude_entries(manifest: dict, target: str, python: str) -> list[Entry]:
     out = [_entry(event, "dispatch", spec.get("settings_matcher"), python, target,
                   _number(spec.get("settings_timeout")))
            for event, spec in _wired_events(manifest)]
+    out += [_entry(event, "gate", matcher, python, target, GATE_TIMEOUT)
+            for event, matcher in CLAUDE_GATE_EVENTS.items()]
+    return out
+
+
+SERVE_START_TIMEOUT = 10
+
+
+def claude_serve_entries(manifest: dict, target: str, python: str) -> list[Entry]:
+    """``install --serve``: the dispatcher's events as HTTP hooks answered by ``hookmux serve``
+    (port and secret made here, once per install), a SessionStart command hook that starts the
+    server, and the gate as a command hook as before (blocking stays standalone)."""
+    from hookmux.serve import files
+
+    port, secret = files.port(target), files.secret(target)
+    files.remember_target(target)
+    out = []
+    for event, spec in _wired_events(manifest):
+        url = wiring.serve_url(port, secret, event)
+        out.append(Entry(event, "dispatch", spec.get("settings_matcher"), url,
+                         _number(spec.get("settings_timeout")), url=url))
+    out.append(_entry("SessionStart", "serve", None, python, target, SERVE_START_TIMEOUT))
     out += [_entry(event, "gate", matcher, python, target, GATE_TIMEOUT)
             for event, matcher in CLAUDE_GATE_EVENTS.items()]
     return out

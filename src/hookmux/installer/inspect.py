@@ -7,7 +7,7 @@ import os
 from pathlib import Path
 
 from hookmux import resources
-from hookmux.installer import commands, jsonfile, merge, record as records, tree
+from hookmux.installer import commands, entries, jsonfile, merge, record as records, tree
 from hookmux.installer.jsonfile import JsonFileError
 from hookmux.installer.codex_hooks import hooks_file as codex_file
 from hookmux.installer.plan import same_file_key, version
@@ -32,9 +32,9 @@ def inspect_wiring(path: Path, host, target: Path, wanted: list | None = None) -
         report["entries"].append({
             "event": event,
             "role": parsed.role,
-            "command": hook.get(host.dialect.command_key),
+            "command": merge.text(hook, host.dialect),
             "this_target": commands.same_target(parsed.target, target),
-            "python_ok": _executable(parsed.python),
+            "python_ok": _executable(parsed.python) if parsed.python else True,  # an HTTP hook has none
             "script_ok": os.path.isfile(parsed.script),
         })
     for event, _, hook, _ in merge.entries_of(loaded.data, host.dialect):
@@ -56,8 +56,8 @@ def _compare(report: dict, data: dict, host, target: Path, wanted: list) -> None
             report["missing"].append(f"{entry.event} {entry.role}")
             continue
         hook, parsed = slots[0]
-        if hook.get(host.dialect.command_key) != entry.command_with(parsed.options):
-            report["outdated"].append(f"{entry.event} {entry.role}: {hook.get(host.dialect.command_key)}")
+        if merge.text(hook, host.dialect) != entry.command_with(parsed.options):
+            report["outdated"].append(f"{entry.event} {entry.role}: {merge.text(hook, host.dialect)}")
         report["unexpected"] += [f"{entry.event} {entry.role} (a second one)" for _ in slots[1:]]
     for (event, role), slots in found.items():
         report["unexpected"] += [f"{event} {role}" for _ in slots]
@@ -123,9 +123,18 @@ def status(target: Path, settings: Path | None, copilot_dir: Path | None, codex_
     report["wired"] = []
     for name, host in wired.items():
         wanted = None
+        item = inspect_wiring(Path(name), host, target)
+        serving = host is CLAUDE and any(e["this_target"] and e["command"].startswith("http") for e in item["entries"])
         if rec and isinstance(manifest, dict) and name in rec.wired:
-            wanted = host.wanted(manifest, str(target), rec.python)
-        report["wired"].append(inspect_wiring(Path(name), host, target, wanted))
+            wanted = (entries.claude_serve_entries if serving else host.wanted)(manifest, str(target), rec.python)
+            item = inspect_wiring(Path(name), host, target, wanted)
+        report["wired"].append(item)
+        if serving:
+            from hookmux.commands import serve
+
+            running = serve.probe(str(target))
+            report["server"] = {"running": bool(running), "pid": running and running.get("pid"),
+                                "port": running and running.get("port")}
     hint = reinstall_hint(target, rec) if rec else "hookmux install"
     for item in report["wired"]:
         if "error" in item:
@@ -175,6 +184,10 @@ def render(report: dict) -> str:
                      + (f" from {report['source']}" if report.get("source") else ""))
         lines.append(f"python:    {report['python']} ({'ok' if report['python_ok'] else 'MISSING'})")
         lines.append(f"hooks_root: {report.get('hooks_root')}")
+        if "server" in report:
+            server = report["server"]
+            lines.append(f"server:    pid {server['pid']} on 127.0.0.1:{server['port']}, answers" if server["running"]
+                         else "server:    not running (the next Claude Code session starts it)")
         lines.append(f"files:     {files['ok']} ok, {len(files['modified'])} modified, "
                      f"{len(files['missing'])} missing, {len(files['outdated'])} differ from the package")
         for key in ("modified", "missing", "outdated", "not_installed"):

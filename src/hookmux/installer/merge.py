@@ -73,11 +73,18 @@ def _entries(data: dict, dialect: Dialect):
 entries_of = _entries
 
 
+def text(hook: dict, dialect: Dialect):
+    """What identifies an entry: its command, or the URL of an HTTP hook (``install --serve``)."""
+    if hook.get("type") == "http" and dialect.grouped:
+        return hook.get("url")
+    return hook.get(dialect.command_key)
+
+
 def find(data: dict, target: str, dialect: Dialect) -> list[tuple[Slot, commands.HookmuxCommand]]:
     """Every hookmux entry of ``target`` in ``data``, in file order."""
     out = []
     for event, container, hook, group in _entries(data, dialect):
-        parsed = commands.ours(hook.get(dialect.command_key), target)
+        parsed = commands.ours(text(hook, dialect), target)
         if parsed:
             out.append((Slot(event, container, hook, group), parsed))
     return out
@@ -87,7 +94,7 @@ def find_any(data: dict, dialect: Dialect) -> list[tuple[str, dict, commands.Hoo
     """Every hookmux-shaped entry, whatever its target: (event, hook, parsed)."""
     out = []
     for event, _, hook, _ in _entries(data, dialect):
-        parsed = commands.parse(hook.get(dialect.command_key))
+        parsed = commands.parse(text(hook, dialect))
         if parsed:
             out.append((event, hook, parsed))
     return out
@@ -100,7 +107,7 @@ def hookmux_only(items: object, dialect: Dialect) -> bool:
     for item in items:
         hooks = item.get("hooks") if dialect.grouped and isinstance(item, dict) else [item]
         if not isinstance(hooks, list) or not all(
-                isinstance(h, dict) and commands.parse(h.get(dialect.command_key)) for h in hooks):
+                isinstance(h, dict) and commands.parse(text(h, dialect)) for h in hooks):
             return False
     return True
 
@@ -114,12 +121,25 @@ def hookmux_only_file(data: dict, dialect: Dialect) -> bool:
 
 
 def _new_hook(entry: Entry, dialect: Dialect) -> dict:
+    if entry.url:
+        return {"type": "http", "url": entry.url, "timeout": entry.timeout}
     hook = {"type": "command"}
     if not dialect.grouped and entry.matcher is not None:
         hook["matcher"] = entry.matcher
     hook[dialect.command_key] = entry.command
     hook[dialect.timeout_key] = entry.timeout
     return hook
+
+
+def _set_kind(hook: dict, entry: Entry, dialect: Dialect, options) -> None:
+    """Turn an entry into a command or an HTTP hook in place (``install`` <-> ``install --serve``)."""
+    if entry.url:
+        hook.pop(dialect.command_key, None)
+        hook["type"], hook["url"] = "http", entry.url
+        return
+    hook.pop("url", None)
+    hook["type"] = "command"
+    hook[dialect.command_key] = entry.command_with(options)
 
 
 WAS_NULL = "hooks=null"  # a "created" marker: the file said "hooks": null before hookmux came
@@ -183,8 +203,7 @@ def merge(data: dict, entries: list[Entry], target: str, dialect: Dialect,
                 _remove_identical(slot.container, slot.hook)
                 removed.append(slot)
         if keep is not None:
-            keep.hook["type"] = "command"
-            keep.hook[dialect.command_key] = entry.command_with(options)
+            _set_kind(keep.hook, entry, dialect, options)
             keep.hook[dialect.timeout_key] = entry.timeout
             if not dialect.grouped:
                 _set_matcher(keep.hook, entry.matcher)
@@ -207,7 +226,7 @@ def merge(data: dict, entries: list[Entry], target: str, dialect: Dialect,
             removed.append(slot)
     if sweep:
         for event, container, hook, group in list(_entries(data, dialect)):
-            if commands.references(hook.get(dialect.command_key), target):
+            if commands.references(text(hook, dialect), target):
                 _remove_identical(container, hook)
                 removed.append(Slot(event, container, hook, group))
 

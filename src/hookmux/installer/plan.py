@@ -16,7 +16,7 @@ from typing import TextIO
 
 from hookmux import __version__, resources
 from hookmux.errors import HookmuxError
-from hookmux.installer import atomic, commands, jsonfile, merge, record as records, tree
+from hookmux.installer import atomic, commands, entries, jsonfile, merge, record as records, tree
 from hookmux.installer.journal import Journal
 from hookmux.installer.jsonfile import JsonFileError
 from hookmux.installer.codex_hooks import hooks_file as codex_file
@@ -163,7 +163,8 @@ class Plan:
 
 
 def plan_install(target: Path, settings: Path | None, copilot_dir: Path | None, python: str,
-                 agents_dirs: list[str], source: Path | None = None, codex_home: Path | None = None) -> Plan:
+                 agents_dirs: list[str], source: Path | None = None, codex_home: Path | None = None,
+                 serve: bool = False) -> Plan:
     tree_root = (source or resources.hooks_tree()).resolve()
     if target.resolve() == tree_root or tree_root in target.resolve().parents:
         raise InstallError(f"{target}: is inside the hooks tree hookmux installs from ({tree_root})")
@@ -185,7 +186,8 @@ def plan_install(target: Path, settings: Path | None, copilot_dir: Path | None, 
             continue
         recorded_as = same_file_key(new.wired, path)
         recorded = new.wired.pop(recorded_as) if recorded_as else None
-        change = plan_wiring(path, host, host.wanted(manifest, str(target), python), str(target), recorded)
+        wanted_of = entries.claude_serve_entries if serve and host is CLAUDE else host.wanted
+        change = plan_wiring(path, host, wanted_of(manifest, str(target), python), str(target), recorded)
         new.wired[str(path)] = change.info
         changes.append(change)
         tp.notes += [f"{path}: also runs hookmux installed in {other}" for other in change.others]

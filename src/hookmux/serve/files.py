@@ -121,3 +121,32 @@ def pid_alive(pid):
     except (OSError, ValueError, TypeError):
         return False
     return True
+
+
+def remember_target(hooks):
+    """Note which hooks folder this serve folder is for (the installer maps wired URLs back)."""
+    path = os.path.join(folder(hooks), "target")
+    _private_dir(os.path.dirname(path))
+    with open(os.open(path, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600), "w", encoding="utf-8") as handle:
+        handle.write(os.path.realpath(str(hooks)))
+
+
+def target_of(secret_hex):
+    """The hooks folder whose secret is ``secret_hex``, or None."""
+    import hmac
+
+    root = os.path.join(state_dir(), "serve")
+    try:
+        names = sorted(os.listdir(root))
+    except OSError:
+        return None
+    for name in names:
+        try:
+            with open(os.path.join(root, name, "secret"), "r", encoding="ascii") as handle:
+                if not hmac.compare_digest(handle.read().strip(), secret_hex):
+                    continue
+            with open(os.path.join(root, name, "target"), "r", encoding="utf-8") as handle:
+                return handle.read().strip() or None
+        except (OSError, ValueError):
+            continue
+    return None
