@@ -1,0 +1,95 @@
+"""``hookmux install --serve`` driven through the real Claude Code: HTTP hooks answered by ``hookmux serve``."""
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+import time
+
+from e2e_expect import ADVISORY_PREFIX, matching_rows
+from e2e_fixtures import claude_cli, hookmux_installer, sandbox  # noqa: F401 (pytest fixtures)
+from e2e_model_server import ToolUse
+
+CONTRAINDICATED = "git push --force origin main"
+
+
+def _install_serve(sandbox):
+    sandbox.hookmux("install", "--serve", "--target", sandbox.claude_target, "--settings", sandbox.user_settings)
+    hooks = json.loads(sandbox.user_settings.read_text())["hooks"]
+    assert hooks["PreToolUse"][0]["hooks"][0]["type"] == "http"
+
+
+def _serve(sandbox, *args):
+    return subprocess.run([sys.executable, "-m", "hookmux", "serve", "--target", str(sandbox.claude_target), *args],
+                          env=sandbox.env, capture_output=True, text=True, timeout=60)
+
+
+def _wait_up(sandbox, seconds=60):
+    deadline = time.monotonic() + seconds
+    while _serve(sandbox, "--check").returncode != 0:
+        if time.monotonic() > deadline:
+            return False
+        time.sleep(0.2)
+    return True
+
+
+def _pid(sandbox):
+    record = next((sandbox.home / ".local" / "state" / "hookmux" / "serve").glob("*/server.json"))
+    return json.loads(record.read_text())["pid"]
+
+
+def test_the_force_push_advisory_arrives_through_the_http_hook(claude_cli, sandbox):
+    _install_serve(sandbox)
+    call = {"command": CONTRAINDICATED}
+    rows = matching_rows(sandbox, "Bash", call)
+    assert rows
+    try:
+        _serve(sandbox, "--ensure")
+        assert _wait_up(sandbox), "hookmux serve did not come up"
+        pid = _pid(sandbox)
+        run = sandbox.claude(claude_cli, [ToolUse("Bash", call), ToolUse("Bash", call)], "--allowedTools", "Bash")
+        assert run.proc.returncode == 0, run.proc.stderr
+        first, second = run.after(0), run.after(1)
+        advisories = [text for text in first.extra if text.startswith(ADVISORY_PREFIX)]
+        assert len(advisories) == 1, first.extra
+        assert all(row["id"] in advisories[0] for row in rows)
+        assert not [text for text in second.extra if text.startswith(ADVISORY_PREFIX)]  # once per session
+        assert run.claude_hook_errors() == []
+        # the same server answered: no command-hook dispatcher ran
+        assert not [r for r in run.hook_runs() if "dispatch.py" in r[1]]
+        assert _serve(sandbox, "--check").returncode == 0
+        assert _pid(sandbox) == pid
+    finally:
+        _serve(sandbox, "--stop")
+
+
+def test_with_the_server_down_the_call_runs_without_hook_noise(claude_cli, sandbox):
+    _install_serve(sandbox)
+    settings = json.loads(sandbox.user_settings.read_text())
+    del settings["hooks"]["SessionStart"]  # nothing starts it: the server stays down for this session
+    sandbox.user_settings.write_text(json.dumps(settings))
+    _serve(sandbox, "--stop")
+    assert _serve(sandbox, "--check").returncode == 1
+    run = sandbox.claude(claude_cli, [ToolUse("Bash", {"command": CONTRAINDICATED})], "--allowedTools", "Bash")
+    assert run.proc.returncode == 0, run.proc.stderr
+    seen = run.after(0)
+    everything = json.dumps(run.requests[-1])
+    assert "hook additional context" not in everything and "hook error" not in everything.lower()
+    assert "git" in seen.result or seen.is_error  # the command itself ran (no remote: git fails)
+    # Claude Code 2.1.328 notes a refused connection in the transcript as a non-blocking hook
+    # error (not shown to the model, the call is not held); nothing else, nothing blocking.
+    errors = run.claude_hook_errors()
+    assert {e["type"] for e in errors} <= {"hook_non_blocking_error"}, errors
+    assert all("ECONNREFUSED 127.0.0.1" in e.get("stderr", "") for e in errors), errors
+
+
+def test_session_start_starts_the_server(claude_cli, sandbox):
+    _install_serve(sandbox)
+    assert _serve(sandbox, "--check").returncode == 1
+    try:
+        run = sandbox.claude(claude_cli, [ToolUse("Bash", {"command": "true"})], "--allowedTools", "Bash")
+        assert run.proc.returncode == 0, run.proc.stderr
+        assert _wait_up(sandbox), "the SessionStart hook did not start hookmux serve"
+        assert run.claude_hook_errors() == []
+    finally:
+        _serve(sandbox, "--stop")
