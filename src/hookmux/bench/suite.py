@@ -1,13 +1,14 @@
 """One benchmark run: set up, check each case's output once, time, report."""
 from __future__ import annotations
 
+import contextlib
 import os
 import time
 from pathlib import Path
 from typing import Optional, Sequence
 
-from hookmux.bench import importtime, report
-from hookmux.bench.cases import BenchSetup, Case
+from hookmux.bench import importtime, report, serve_cases
+from hookmux.bench.cases import BenchSetup, Case, expect_context, expect_silent
 from hookmux.bench.runner import measure, round_robin
 
 
@@ -31,7 +32,7 @@ def _profile_imports(setup: BenchSetup, cases: Sequence[Case]) -> dict[str, list
     floor = importtime.floor_modules(setup.python, setup.env, str(setup.payload("pre-bash")))
     found = {}
     for case in cases:
-        if case.name.startswith("B0"):
+        if case.name.startswith("B0") or serve_cases.is_http(case):
             continue
 
         def first(index: int, case: Case = case) -> tuple[tuple[str, ...], str]:
@@ -57,18 +58,26 @@ def run_bench(
     started = time.time()
     machine = report.machine_info(python)
     previous = os.getcwd()
-    with BenchSetup(python, hooks_tree, precompile=precompile) as setup:
+    with BenchSetup(python, hooks_tree, precompile=precompile) as setup, contextlib.ExitStack() as stack:
         os.chdir(setup.work)
         try:
-            cases = [c for c in setup.cases() if not only or c.name in only or c.name == report.FLOOR]
-            problems = {case.name: _check(setup, case) for case in cases}
+            every = setup.cases()
+            if not only or any(name.startswith("B7") for name in only):
+                client = stack.enter_context(serve_cases.server(setup))
+                every += serve_cases.cases(setup, client, expect_context, expect_silent)
+            cases = [c for c in every if not only or c.name in only or c.name == report.FLOOR]
+            problems = {case.name: case.check() if serve_cases.is_http(case) else _check(setup, case)
+                        for case in cases}
             good = [case for case in cases if problems[case.name] is None]
             by_name = {case.name: case for case in good}
             if progress:
                 progress(f"timing {len(good)} cases x {runs} runs (+{warmup} warm-up rounds)")
 
             def run_once(name: str, round_index: int):
-                return measure(by_name[name].invocations(round_index, shell), setup.env)
+                case = by_name[name]
+                if serve_cases.is_http(case):
+                    return case.measure(round_index)
+                return measure(case.invocations(round_index, shell), setup.env)
 
             samples = round_robin([case.name for case in good], run_once, runs, warmup)
             imports = _profile_imports(setup, good) if profile_imports else {}

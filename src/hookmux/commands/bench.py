@@ -12,7 +12,8 @@ HELP = (
 )
 
 CASE_NAMES = ("B0", "B0.site", "B1.dispatch", "B1.separate", "B2", "B3.pre", "B3.batch",
-              "B4.pre", "B4.batch", "B5.new", "B5.plain", "B5.seen", "B6.plain", "B6.new", "B6.agent", "B6.skill")
+              "B4.pre", "B4.batch", "B5.new", "B5.plain", "B5.seen", "B6.plain", "B6.new", "B6.agent", "B6.skill",
+              "B7.new", "B7.plain", "B7.seen")
 
 
 def configure(parser: argparse.ArgumentParser) -> None:
