@@ -53,6 +53,7 @@ class HttpCase:
 class Client:
     def __init__(self, port: int, secret: str):
         self.path = f"/{secret}/PreToolUse"
+        self.shown = f"POST http://127.0.0.1:{port}/<secret>/PreToolUse (keep-alive, hookmux serve)"
         self.conn = http.client.HTTPConnection("127.0.0.1", port, timeout=30)
 
     def post(self, body: bytes) -> tuple[int, bytes]:
@@ -91,13 +92,14 @@ def server(setup):
 
 def cases(setup, client: Client, expect_context, expect_silent) -> list[HttpCase]:
     fixed = lambda name: (lambda _run: str(setup.payload(name)))  # noqa: E731
+    shown = [client.shown]
     return [
         HttpCase("B7.new", "hookmux serve, keep-alive POST: contraindicated, new session (advises)",
-                 setup.fresh_contra_payload, expect_context([]), client),
+                 setup.fresh_contra_payload, expect_context([]), client, commands=shown),
         HttpCase("B7.plain", "hookmux serve, keep-alive POST: an ordinary shell command (silent)",
-                 fixed("pre-bash"), expect_silent, client),
+                 fixed("pre-bash"), expect_silent, client, commands=shown),
         HttpCase("B7.seen", "hookmux serve, keep-alive POST: contraindicated, seen session (silent)",
-                 fixed("pre-contra-seen"), expect_silent, client, prime=1),
+                 fixed("pre-contra-seen"), expect_silent, client, prime=1, commands=shown),
     ]
 
 
