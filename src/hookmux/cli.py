@@ -15,6 +15,7 @@ COMMANDS = {
     "status": "status",
     "agents": "agents",
     "bench": "bench",
+    "adopt": "adopt",
 }
 
 

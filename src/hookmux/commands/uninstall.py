@@ -5,6 +5,7 @@ from __future__ import annotations
 import argparse
 import sys
 
+from hookmux.commands import adopt
 from hookmux.commands.install import add_location_flags
 from hookmux.installer import plan as transaction
 from hookmux.installer.jsonfile import JsonFileError
@@ -27,9 +28,13 @@ def run(args: argparse.Namespace) -> int:
         # planning first refuses bad input before even the lock file is created
         plan = transaction.plan_uninstall(target, settings, copilot_dir)
         if args.dry_run:
+            adopt.undo(target, out, err, locked=True, dry_run=True)
             transaction.describe(plan, out)
             return 0
         with transaction.lock():
+            # hooks moved behind the dispatcher by `hookmux adopt` go back first (own transaction)
+            if adopt.undo(target, out, err, locked=True):
+                return 1
             plan = transaction.plan_uninstall(target, settings, copilot_dir)
             code = transaction.execute(plan, out, err)
     except (JsonFileError, transaction.InstallError) as exc:
