@@ -413,7 +413,7 @@ def describe(plan: AdoptPlan, out: TextIO) -> None:
         if entry.file != current:
             current = entry.file
             out.write(f"\n{entry.file} ({'Claude Code' if entry.host.name == CLAUDE.name else 'Copilot CLI'}):\n")
-        where = f"{entry.event}" + (f"[{entry.group_index}]" if entry.group_index is not None else "") + \
+        where = f"{entry.event}" + (f"[{entry.group_index}].hooks" if entry.group_index is not None else "") + \
             f"[{entry.hook_index}]" + (f" matcher {entry.matcher!r}" if entry.matcher not in (None, "") else "")
         out.write(f"  {where}: {entry.command}\n")
         if candidate.kind == HOOKMUX:
@@ -428,8 +428,11 @@ def describe(plan: AdoptPlan, out: TextIO) -> None:
                       "      stays a standalone hook: the dispatcher only advises, it cannot block\n")
         else:
             out.write(f"      not adoptable: {candidate.reason}\n")
+    kinds = [c.kind for c in plan.candidates if c.kind != HOOKMUX]
+    out.write(f"\n{kinds.count(analysis.ADOPTABLE)} adoptable, {kinds.count(analysis.BLOCKER)} blocker(s), "
+              f"{kinds.count(analysis.NOT_ADOPTABLE)} not adoptable\n")
     if not plan.adopted:
-        out.write("\nnothing to adopt\n")
+        out.write("nothing to adopt\n")
         return
     out.write("\nprocesses per tool call (before -> after):\n")
     for event, rows in process_counts(plan).items():
