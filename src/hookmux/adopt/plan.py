@@ -14,7 +14,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TextIO
 
-from hookmux import validation, wiring
+from hookmux import resources, validation, wiring
 from hookmux.adopt import analysis, command, discover
 from hookmux.adopt.discover import Entry
 from hookmux.installer import jsonfile, merge, record as records, tree
@@ -25,8 +25,11 @@ HOOKMUX = "hookmux"  # the kind of hookmux's own entries (dispatcher, gate)
 ROW_PREFIX = "adopted/"
 SIDE_EFFECT = "adopted"  # the rows' audit label: what the user's script does is not known
 MAX_TIMEOUT = 600
-MANIFEST_EVENTS = ("PreToolUse", "PostToolUse", "PostToolBatch", "SessionStart", "Stop", "SubagentStop",
-                   "UserPromptSubmit")
+_hosts = resources.runtime("hosts")
+CLAUDE_TOOLS = _hosts.KNOWN_TOOLS[_hosts.CLAUDE]
+# The events a manifest may hold (the schema's list).
+MANIFEST_EVENTS = tuple(json.loads(resources.schema_path().read_text(encoding="utf-8"))
+                        ["properties"]["events"]["propertyNames"]["enum"])
 # Keys of an entry that only label it; any other key changes how the host runs it.
 _PLAIN_KEYS = {"claude": {"type", "command", "timeout", "statusMessage"},
                "copilot": {"type", "bash", "timeoutSec", "matcher", "comment", "description"}}
@@ -379,7 +382,7 @@ def _tools_for(plan: AdoptPlan, event: str) -> list[str | None]:
     for candidate in plan.adopted:
         if candidate.event != event:
             continue
-        for tool in validation.CLAUDE_TOOLS:
+        for tool in CLAUDE_TOOLS:
             raw = {v: k for k, v in wiring.COPILOT_TOOLS.items()}.get(tool, tool)
             name = raw if candidate.entry.host.name == COPILOT.name else tool
             if host_matches(candidate.entry.host, candidate.entry.matcher, name) and tool not in tools:

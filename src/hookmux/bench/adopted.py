@@ -13,6 +13,7 @@ from pathlib import Path
 
 from hookmux import validation, wiring
 from hookmux.adopt import discover
+from hookmux.adopt.plan import CLAUDE_TOOLS
 from hookmux.bench.cases import BenchSetup, Case, _with_flags
 from hookmux.installer import record as records, tree
 
@@ -29,7 +30,7 @@ def _sh(command: str) -> str:
 
 def _tool_for(checks: list[dict]) -> str | None:
     """A tool name every row selects (Bash when it is one), so every hook runs."""
-    for tool in ("Bash",) + validation.CLAUDE_TOOLS:
+    for tool in ("Bash",) + CLAUDE_TOOLS:
         if all(c.get("matcher") is None or re.search(c["matcher"], tool) for c in checks):
             return tool
     return None
