@@ -193,3 +193,39 @@ def test_copilot_hooks_file(tmp_path):
     assert row["matcher"] == "^(?:Bash)$|^(?:bash)$" and row["timeout"] == 5
     adopt(env, home / "nowhere.json", target, "--copilot-hooks-dir", hooks_dir, "--undo")
     assert mine.read_bytes() == original
+
+
+PROMPT_HOOK = '''import json, sys
+
+
+def main():
+    prompt = json.load(sys.stdin).get("prompt", "")
+    print(json.dumps({"hookSpecificOutput": {"hookEventName": "UserPromptSubmit",
+                                             "additionalContext": "PROMPT-SEEN " + str(len(prompt))}}))
+
+
+if __name__ == "__main__":
+    main()
+'''
+
+
+def test_an_event_the_dispatcher_was_not_wired_for(installed):
+    env, settings, target, original, after_install = installed
+    script = Path(env["HOME"]) / ".claude" / "my-hooks" / "prompt.py"
+    script.write_text(PROMPT_HOOK)
+    data = json.loads(settings.read_text())
+    data["hooks"]["UserPromptSubmit"] = [{"hooks": [{"type": "command", "command": f"python3 {script}"}]}]
+    settings.write_text(json.dumps(data, indent=2) + "\n")
+    before = settings.read_bytes()
+    proc = adopt(env, settings, target, "--apply")
+    assert "UserPromptSubmit: new dispatcher entry" in proc.stdout and "UserPromptSubmit each call 1 -> 1" in proc.stdout
+    spec = json.loads((target / "_dispatch" / "manifest.json").read_text())["events"]["UserPromptSubmit"]
+    assert [c["name"] for c in spec["checks"]] == ["adopted/prompt"] and "matcher" not in spec["checks"][0]
+    assert spec["settings_timeout"] == 61
+    dispatcher = next(c for c in wired_commands(settings, "UserPromptSubmit"))
+    assert "dispatch.py" in dispatcher and "UserPromptSubmit" in dispatcher
+    proc = subprocess.run(dispatcher, shell=True, capture_output=True, text=True, env=env, timeout=60,
+                          input=json.dumps({"hook_event_name": "UserPromptSubmit", "prompt": "hello"}))
+    assert json.loads(proc.stdout)["hookSpecificOutput"]["additionalContext"] == "PROMPT-SEEN 5"
+    adopt(env, settings, target, "--undo")
+    assert settings.read_bytes() == before

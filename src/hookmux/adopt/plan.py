@@ -370,7 +370,7 @@ def process_counts(plan: AdoptPlan) -> dict[str, list[tuple[str, int, int]]]:
             for file_plan in plan.files:
                 before += _count(file_plan.loaded.data, file_plan, event, tool)
                 after += _count(file_plan.new_data, file_plan, event, tool)
-            rows.append((tool or "-", before, after))
+            rows.append((tool or "each call", before, after))
         out[event] = rows
     return out
 
@@ -424,7 +424,7 @@ def describe(plan: AdoptPlan, out: TextIO) -> None:
         elif candidate.row is not None:
             row = candidate.row
             out.write(f"      adoptable -> row {row['name']} on {candidate.event} "
-                      f"(matcher {row.get('matcher', 'none')!r}, timeout {row['timeout']}"
+                      f"(matcher {row.get('matcher', '(none)')!r}, timeout {row['timeout']}"
                       + (f", args {row['args']}" if row["args"] else "") + ")\n")
         elif candidate.kind == analysis.BLOCKER:
             out.write(f"      blocker: {candidate.reason}\n"
@@ -447,7 +447,7 @@ def describe(plan: AdoptPlan, out: TextIO) -> None:
             out.write(f"{event}: settings matcher {before['settings_matcher']!r} -> {spec.get('settings_matcher')!r}, "
                       f"timeout {before['settings_timeout']} -> {spec.get('settings_timeout')}\n")
         else:
-            out.write(f"{event}: new dispatcher entry, matcher {spec.get('settings_matcher')!r}, "
+            out.write(f"{event}: new dispatcher entry, matcher {spec.get('settings_matcher', '(none)')!r}, "
                       f"timeout {spec.get('settings_timeout')}\n")
 
 
