@@ -443,4 +443,125 @@ def main():
 if __name__ == "__main__":
     main()
 ''', NOT_ADOPTABLE, "rebinds"),
+    # ---------------------------------------------------------------- from the hosts' docs and hook collections
+    Shape("claude-docs-bash-validator", '''#!/usr/bin/env python3
+import json
+import re
+import sys
+
+_VALIDATION_RULES = [
+    (r"\\bgrep\\b(?!.*\\|)", "Use 'rg' (ripgrep) instead of 'grep'"),
+    (r"\\bfind\\s+\\S+\\s+-name\\b", "Use 'rg --files' instead of 'find -name'"),
+]
+
+
+def _validate_command(command: str) -> list[str]:
+    issues = []
+    for pattern, message in _VALIDATION_RULES:
+        if re.search(pattern, command):
+            issues.append(message)
+    return issues
+
+
+def main():
+    try:
+        input_data = json.load(sys.stdin)
+    except json.JSONDecodeError as e:
+        print(f"Error: Invalid JSON input: {e}", file=sys.stderr)
+        sys.exit(1)
+    if input_data.get("tool_name", "") != "Bash":
+        sys.exit(0)
+    command = input_data.get("tool_input", {}).get("command", "")
+    if not command:
+        sys.exit(0)
+    issues = _validate_command(command)
+    if issues:
+        for message in issues:
+            print(f"* {message}", file=sys.stderr)
+        sys.exit(2)
+
+
+if __name__ == "__main__":
+    main()
+''', BLOCKER, "exit 2"),
+    Shape("claude-docs-prompt-context-script", '''#!/usr/bin/env python3
+import json
+import sys
+import datetime
+
+try:
+    input_data = json.load(sys.stdin)
+except json.JSONDecodeError as e:
+    print(f"Error: Invalid JSON input: {e}", file=sys.stderr)
+    sys.exit(1)
+
+prompt = input_data.get("prompt", "")
+print(f"Current time: {datetime.datetime.now()}")
+sys.exit(0)
+''', NOT_ADOPTABLE, "main", event="UserPromptSubmit"),
+    Shape("uv-script-collection-style", '''#!/usr/bin/env -S uv run --script
+# /// script
+# requires-python = ">=3.11"
+# dependencies = [
+#     "python-dotenv",
+# ]
+# ///
+import json
+import sys
+from pathlib import Path
+
+try:
+    from dotenv import load_dotenv
+    load_dotenv()
+except ImportError:
+    pass
+
+
+def main():
+    data = json.loads(sys.stdin.read())
+    log = Path("logs") / "post_tool_use.json"
+    log.parent.mkdir(exist_ok=True)
+    log.write_text(json.dumps(data))
+    sys.exit(0)
+
+
+if __name__ == "__main__":
+    main()
+''', NOT_ADOPTABLE, "import time"),
+    Shape("uv-script-no-dependencies", '''#!/usr/bin/env -S uv run --script
+# /// script
+# requires-python = ">=3.11"
+# dependencies = []
+# ///
+import json, sys
+
+
+def main():
+    data = json.loads(sys.stdin.read())
+    print(json.dumps({"hookSpecificOutput": {"hookEventName": "PostToolUse", "additionalContext": "logged"}}))
+
+
+if __name__ == "__main__":
+    main()
+''', ADOPTABLE, event="PostToolUse"),
+    Shape("fstring-decision", '''import sys
+
+def main():
+    reason = "tests first"
+    print(f'{{"decision": "block", "reason": "{reason}"}}')
+
+if __name__ == "__main__":
+    main()
+''', BLOCKER, "decision", event="Stop"),
+    Shape("exit-code-from-a-table", '''import json, sys
+
+CODES = {"ok": 0, "deny": 2}
+
+def main():
+    verdict = "deny" if json.load(sys.stdin).get("tool_name") == "Write" else "ok"
+    sys.exit(CODES[verdict])
+
+if __name__ == "__main__":
+    main()
+''', BLOCKER, "run time"),
 ]

@@ -485,8 +485,8 @@ class _Analysis:
             for h in parent.handlers)
 
     def _script_metadata(self) -> None:
-        if re.search(r"^# /// script\s*$", self.text, re.M) and re.search(r"^#\s*dependencies\s*=\s*\[\s*\S",
-                                                                          self.text, re.M):
+        block = re.search(r"^# /// script\s*$(.*?)^# ///\s*$", self.text, re.M | re.S)
+        if block and re.search(r"dependencies\s*=\s*\[[^\]]*[\"']", block.group(1)):
             self.problem(None, "declares script dependencies (PEP 723) the dispatcher's interpreter lacks")
 
     # ------------------------------------------------------------ can it block?
