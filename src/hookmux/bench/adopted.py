@@ -14,7 +14,7 @@ from pathlib import Path
 from hookmux import validation, wiring
 from hookmux.adopt import discover
 from hookmux.adopt.plan import CLAUDE_TOOLS
-from hookmux.bench.cases import BenchSetup, Case, _with_flags
+from hookmux.bench.cases import BenchSetup, Case
 from hookmux.installer import record as records, tree
 
 CASE_NAMES = ("B6.dispatch", "B6.separate")
@@ -22,6 +22,13 @@ CASE_NAMES = ("B6.dispatch", "B6.separate")
 
 class NoAdoptedHooks(Exception):
     pass
+
+
+def _with_manifest(command: str, script: Path, manifest: Path) -> str:
+    """The installed dispatcher command line, reading ``manifest`` (the option goes right after
+    the script, wherever the installer puts the event and any suffix)."""
+    quoted = shlex.quote(str(script))
+    return command.replace(quoted, f"{quoted} --manifest {shlex.quote(str(manifest))}", 1)
 
 
 def _sh(command: str) -> str:
@@ -65,7 +72,8 @@ def adopted_cases(setup: BenchSetup, target: Path) -> list[Case]:
                   "tool_input": {"command": "git status", "description": "Show the working tree status"}}
     payload = setup.payloads / "adopted.json"
     payload.write_text(json.dumps(setup._claude(event, **fields)) + "\n", encoding="utf-8")
-    dispatcher = _with_flags(wiring.dispatcher_command(setup.python, target, event), ["--manifest", str(bench_manifest)])
+    dispatcher = _with_manifest(wiring.dispatcher_command(setup.python, target, event),
+                                target.joinpath(*wiring.DISPATCH_SCRIPT), bench_manifest)
     stdin = lambda _run: str(payload)  # noqa: E731
     count = len(originals)
     return [
