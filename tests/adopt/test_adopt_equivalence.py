@@ -30,13 +30,25 @@ def _payload(event: str) -> dict:
     return payload
 
 
-def _contexts(stdout: str) -> list[str]:
+def _objects(stdout: str) -> list:
+    """What a host reads from a hook's stdout: all of it as one JSON value (as Claude Code does),
+    else each line that is JSON."""
+    try:
+        return [json.loads(stdout)] if stdout.strip() else []
+    except ValueError:
+        pass
     found = []
     for line in stdout.splitlines():
         try:
-            value = json.loads(line)
+            found.append(json.loads(line))
         except ValueError:
             continue
+    return found
+
+
+def _contexts(stdout: str) -> list[str]:
+    found = []
+    for value in _objects(stdout):
         if isinstance(value, dict):
             nested = value.get("hookSpecificOutput") or {}
             context = value.get("additionalContext") or nested.get("additionalContext")
@@ -72,3 +84,25 @@ def test_same_context_standalone_and_behind_the_dispatcher(tmp_path, shape, env)
     expected = _contexts(alone.stdout)
     assert expected, f"the shape gives no context standalone: {alone.stdout!r} {alone.stderr!r}"
     assert _contexts(behind.stdout) == ["\n\n".join(expected)]
+
+
+DIFFERS = ["reads-argv0", "reads-argv-in-body", "writes-fd-1", "writes-dunder-stdout", "indented-json", "os-exit"]
+
+
+@pytest.mark.parametrize("name", DIFFERS)
+def test_the_differences_the_classifier_refuses_are_real(tmp_path, name, env):
+    """Forced behind the dispatcher anyway, these shapes do not give the model what they give it
+    standalone (or end the dispatcher)."""
+    shape = next(s for s in CORPUS if s.name == name)
+    script = tmp_path / "hook.py"
+    script.write_text(shape.source)
+    payload = json.dumps(_payload(shape.event))
+    alone = subprocess.run([sys.executable, str(script)], input=payload, capture_output=True, text=True, env=env,
+                           timeout=60)
+    manifest = tmp_path / "manifest.json"
+    manifest.write_text(json.dumps({"version": 1, "hooks_root": str(tmp_path), "events": {shape.event: {
+        "checks": [{"name": "forced", "script": str(script)}]}}}))
+    behind = subprocess.run([sys.executable, "-S", "-E", str(DISPATCH), "--manifest", str(manifest), shape.event],
+                            input=payload, capture_output=True, text=True, env=env, timeout=60)
+    assert _contexts(alone.stdout), alone
+    assert _contexts(behind.stdout) != _contexts(alone.stdout)
