@@ -99,7 +99,11 @@ def test_undo_after_other_edits_puts_entries_back_and_keeps_the_edits(installed)
     data["theme"] = "dark"
     data["hooks"]["PreToolUse"][0]["hooks"].append({"type": "command", "command": "echo new"})
     settings.write_text(json.dumps(data, indent=4) + "\n")
-    adopt(env, settings, target, "--undo")
+    proc = adopt(env, settings, target, "--undo")
+    assert "changed since adopt" in proc.stderr
+    backups = sorted(p for p in settings.parent.iterdir() if "hookmux-backup" in p.name)
+    assert len(backups) == 2 and backups[-1].name in proc.stderr  # install's, and adopt's (kept)
+    assert not list((target / "_dispatch").glob("*hookmux-backup*"))  # the manifest came back exactly
     restored = json.loads(settings.read_text())
     expected = json.loads(after_install)
     expected["theme"] = "dark"

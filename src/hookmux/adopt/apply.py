@@ -158,14 +158,15 @@ def _exact_or_render(loaded: jsonfile.JsonFile, data: dict, backup: Path, before
     except OSError:
         raw = None
     if raw is not None:
-        undo.deletes.append(backup)
         if records.sha256(raw) == before_sha:
             try:
                 if _same(jsonfile.load(backup).data, data):
+                    undo.deletes.append(backup)
                     return raw
             except jsonfile.JsonFileError:
                 pass
-        undo.notes.append(f"{loaded.path}: changed since adopt; the adopted entries were put back into it")
+        undo.notes.append(f"{loaded.path}: changed since adopt; the adopted entries were put back into it "
+                          f"(its state before adopt is kept in {backup})")
     if not loaded.exists:
         return jsonfile.dump(data, jsonfile.Style())
     return loaded.render(data)
