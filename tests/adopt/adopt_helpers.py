@@ -107,7 +107,8 @@ def hookmux(env: dict, *args, check: bool = True) -> subprocess.CompletedProcess
     proc = subprocess.run([sys.executable, "-m", "hookmux.cli", *map(str, args)], capture_output=True, text=True,
                           env=env, timeout=120)
     if check and proc.returncode != 0:
-        raise AssertionError(f"hookmux {' '.join(map(str, args))} exited {proc.returncode}\n{proc.stdout}\n{proc.stderr}")
+        words = " ".join(map(str, args))
+        raise AssertionError(f"hookmux {words} exited {proc.returncode}\n{proc.stdout}\n{proc.stderr}")
     return proc
 
 

@@ -46,6 +46,11 @@ def test_plan_alone_writes_nothing(installed):
     assert "not adoptable: runs 'sh', not Python" in proc.stdout
     assert "PreToolUse       Bash 5 -> 3" in proc.stdout
     assert settings.read_bytes() == after_install and files_under(target) == before
+    plan = json.loads(adopt(env, settings, target, "--json").stdout)
+    kinds = [(Path(e["command"].split()[-1].strip('"')).name, e["kind"]) for e in plan["entries"]]
+    assert kinds[:4] == [("advise_git.py", "adoptable"), ("advise_echo.py", "adoptable"),
+                         ("block_rm.py", "blocker"), ("log.sh", "not adoptable")]
+    assert plan["processes"] == {"PreToolUse": [["Bash", 5, 3]]}
 
 
 def test_apply_moves_the_advisories_behind_the_dispatcher(installed):
@@ -222,7 +227,8 @@ def test_an_event_the_dispatcher_was_not_wired_for(installed):
     settings.write_text(json.dumps(data, indent=2) + "\n")
     before = settings.read_bytes()
     proc = adopt(env, settings, target, "--apply")
-    assert "UserPromptSubmit: new dispatcher entry" in proc.stdout and "UserPromptSubmit each call 1 -> 1" in proc.stdout
+    assert "UserPromptSubmit: new dispatcher entry" in proc.stdout
+    assert "UserPromptSubmit each call 1 -> 1" in proc.stdout
     spec = json.loads((target / "_dispatch" / "manifest.json").read_text())["events"]["UserPromptSubmit"]
     assert [c["name"] for c in spec["checks"]] == ["adopted/prompt"] and "matcher" not in spec["checks"][0]
     assert spec["settings_timeout"] == 61

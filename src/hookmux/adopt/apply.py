@@ -16,7 +16,7 @@ from pathlib import Path
 from typing import TextIO
 
 from hookmux.adopt.plan import AdoptError, AdoptPlan
-from hookmux.installer import atomic, jsonfile, merge, record as records, tree
+from hookmux.installer import jsonfile, merge, record as records, tree
 from hookmux.installer.journal import Journal
 from hookmux.installer.wiring_files import HOSTS, CLAUDE
 
@@ -250,7 +250,3 @@ def run_transaction(action, err: TextIO) -> int:
             raise
         return 1
     return 0
-
-
-def backup_exists(path: Path) -> bool:
-    return bool(atomic.existing_backups(path))

@@ -12,7 +12,7 @@ from pathlib import Path
 
 from hookmux.installer import commands as hookmux_commands
 from hookmux.installer import jsonfile
-from hookmux.installer.wiring_files import CLAUDE, COPILOT, COPILOT_FILE, Host
+from hookmux.installer.wiring_files import COPILOT_FILE, Host
 
 # Host defaults when an entry sets no timeout (seconds).
 DEFAULT_TIMEOUTS = {"claude": 60, "copilot": 30}
@@ -107,6 +107,3 @@ def copilot_base(folder: Path) -> Path | None:
     if folder.name == "hooks" and folder.parent.name == ".github":
         return folder.parent.parent
     return None
-
-
-HOSTS = (CLAUDE, COPILOT)

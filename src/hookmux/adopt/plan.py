@@ -8,7 +8,6 @@ from __future__ import annotations
 import copy
 import json
 import math
-import os
 import re
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -457,7 +456,3 @@ def to_json(plan: AdoptPlan) -> str:
     return json.dumps({"target": str(plan.target), "entries": body,
                        "processes": {e: [list(r) for r in rows] for e, rows in process_counts(plan).items()}},
                       indent=2) + "\n"
-
-
-def is_same_file(a: os.PathLike | str, b: os.PathLike | str) -> bool:
-    return os.path.normpath(os.path.abspath(a)) == os.path.normpath(os.path.abspath(b))

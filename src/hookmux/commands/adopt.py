@@ -84,5 +84,6 @@ def _undo(plan, out, err) -> int:
     if code == 0:
         for note in plan.notes:
             err.write(f"hookmux: {note}\n")
-        out.write(f"hookmux: put the adopted hooks back ({', '.join(str(p) for p, _, _ in plan.writes) or 'no file changed'})\n")
+        written = ", ".join(str(path) for path, _, _ in plan.writes) or "no file changed"
+        out.write(f"hookmux: put the adopted hooks back ({written})\n")
     return code
