@@ -39,7 +39,7 @@ def run(args: argparse.Namespace) -> int:
         else:
             describe(plan, out)
         if not args.apply or not plan.adopted:
-            if plan.adopted:
+            if plan.adopted and not args.json:
                 out.write("\nnothing written; run with --apply to adopt\n")
             return 0
         with transaction.lock():
