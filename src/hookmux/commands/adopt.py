@@ -5,7 +5,7 @@ from __future__ import annotations
 import argparse
 import sys
 
-from hookmux.commands.install import add_location_flags
+from hookmux.commands.install import DEFAULT_SETTINGS, DEFAULT_TARGET
 from hookmux.installer import plan as transaction
 from hookmux.installer.jsonfile import JsonFileError
 from hookmux.installer.wiring_files import absolute
@@ -14,7 +14,12 @@ HELP = "move your own Python command hooks behind the dispatcher (prints the pla
 
 
 def configure(parser: argparse.ArgumentParser) -> None:
-    add_location_flags(parser)
+    parser.add_argument("--target", default=DEFAULT_TARGET,
+                        help=f"the hooks folder hookmux is installed in (default {DEFAULT_TARGET})")
+    parser.add_argument("--settings", default=DEFAULT_SETTINGS,
+                        help=f"Claude Code settings file whose hooks to adopt (default {DEFAULT_SETTINGS})")
+    parser.add_argument("--copilot-hooks-dir", metavar="DIR",
+                        help="also adopt from the Copilot hook files in DIR (its hookmux.json runs the dispatcher)")
     mode = parser.add_mutually_exclusive_group()
     mode.add_argument("--apply", action="store_true",
                       help="add a manifest row per adoptable hook and remove its own settings entry")
