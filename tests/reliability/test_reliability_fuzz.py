@@ -52,7 +52,7 @@ def _check_run(sandbox, event, stdin_text):
         trace = []
         output = dispatch.run(event, stdin_text, manifest=sandbox["manifest"], trace=trace.append)
         expected, payload = dispatcher_event(event, stdin_text)
-        context = assert_dispatcher_output(output, expected)
+        context = assert_dispatcher_output(output, expected, payload)
         observe("emitted" if context else "silent")
         if must_emit(expected, payload):
             assert context is not None and "echo:" in context, (output, trace)
@@ -89,7 +89,7 @@ def _check_process(sandbox, event, data: bytes):
         assert result.returncode == 0, result
         assert b"Traceback" not in result.stderr
         expected, payload = dispatcher_event(event, data)
-        context = assert_dispatcher_output(result.stdout, expected)
+        context = assert_dispatcher_output(result.stdout, expected, payload)
         observe("emitted" if context else "silent")
         observe("contraindication advisory" if context and "contraindication advisory" in context else "no advisory")
         if must_emit(expected, payload):
@@ -129,7 +129,8 @@ def _check_gate(sandbox, event, data: bytes):
         if outcome != "pass":
             targets = gate_targets(data)
             assert targets, (outcome, text, data[:500])
-            assert any(f'"{name}" is an agent, not a skill' in text for name in targets), text
+            assert any(f'"{name}" is an agent, not a skill' in text or f'"{name}" is a skill, not an agent' in text
+                       for name in targets), text
 
 
 @fuzz_settings(PROCESS_EXAMPLES)
@@ -154,11 +155,11 @@ def test_gate_mutated_host_payloads(sandbox, case_):
 @given(case_=skill_call())
 def test_gate_blocks_exactly_the_agent_only_skill_calls(sandbox, case_):
     """The other direction: a well-formed Skill call is blocked if and only if it names an agent-only name."""
-    event, data, name = case_
+    event, data, name, host = case_
     with case(GATE_SUITE):
         outcome, text = _run_gate(sandbox, event, data)
         observe(f"gate: {outcome}")
-        if agent_only(name):
+        if host and agent_only(name, host):
             assert outcome == ("context" if event == "PostToolBatch" else "deny"), (outcome, data)
             assert f'"{name}" is an agent, not a skill' in text
         else:

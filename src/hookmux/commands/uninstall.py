@@ -31,6 +31,9 @@ def run(args: argparse.Namespace) -> int:
             adopt.undo(target, out, err, locked=True, dry_run=True)
             transaction.describe(plan, out)
             return 0
+        if plan.old_record is None and not any(c.changed for c in plan.wiring):
+            out.write(f"hookmux: nothing of hookmux's found for {target}\n")
+            return 0  # nothing to do: not even the lock file is created
         with transaction.lock():
             # hooks moved behind the dispatcher by `hookmux adopt` go back first (own transaction)
             if adopt.undo(target, out, err, locked=True):

@@ -3,15 +3,19 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
+from pathlib import Path
 
 from hookmux import wiring
 
 DEFAULT_TIMEOUT = 10
 GATE_TIMEOUT = 10
-# Copilot also loads a project's Claude-format settings and matches its own lower-case "skill"
-# there, case-sensitively (seen with Copilot CLI 1.0.102 in tests/e2e); Claude Code sends "Skill".
-CLAUDE_GATE_EVENTS = {"PreToolUse": "Skill|skill", "PostToolBatch": None}
-COPILOT_GATE_EVENTS = {"preToolUse": "skill"}
+# The gate's PreToolUse entry in Claude-format settings is for Copilot's loader of that file,
+# which sends its skill tool as "skill" and its task tool as "Agent" (with agent_type) and
+# matches those names case-sensitively (Copilot CLI 1.0.102, tests/e2e). Claude Code resolves
+# its own Skill calls (no process starts for them); its Agent calls start the gate, which
+# passes them at once (Claude Code is answered on PostToolBatch).
+CLAUDE_GATE_EVENTS = {"PreToolUse": "skill|Agent", "PostToolBatch": None}
+COPILOT_GATE_EVENTS = {"preToolUse": "skill|task"}
 
 
 
@@ -23,6 +27,19 @@ class Entry:
     matcher: str | None  # None: no matcher key
     command: str
     timeout: float
+    python: str = ""
+    script: str = ""
+
+    def command_with(self, options: tuple[str, ...]) -> str:
+        """This entry's command keeping script options a user added (``--trace``...)."""
+        if not options or not self.script:
+            return self.command
+        return wiring.hook_command(self.python, self.script, self.event, options)
+
+
+def _entry(event: str, role: str, matcher: str | None, python: str, target: str, timeout) -> Entry:
+    script = str(Path(target).joinpath(*(wiring.DISPATCH_SCRIPT if role == "dispatch" else wiring.GATE_SCRIPT)))
+    return Entry(event, role, matcher, wiring.hook_command(python, script, event), timeout, python, script)
 
 
 def _wired_events(manifest: dict):
@@ -36,12 +53,10 @@ def _number(value):
 
 
 def claude_entries(manifest: dict, target: str, python: str) -> list[Entry]:
-    out = [
-        Entry(event, "dispatch", spec.get("settings_matcher"),
-              wiring.dispatcher_command(python, target, event), _number(spec.get("settings_timeout")))
-        for event, spec in _wired_events(manifest)
-    ]
-    out += [Entry(event, "gate", matcher, wiring.gate_command(python, target, event), GATE_TIMEOUT)
+    out = [_entry(event, "dispatch", spec.get("settings_matcher"), python, target,
+                  _number(spec.get("settings_timeout")))
+           for event, spec in _wired_events(manifest)]
+    out += [_entry(event, "gate", matcher, python, target, GATE_TIMEOUT)
             for event, matcher in CLAUDE_GATE_EVENTS.items()]
     return out
 
@@ -65,9 +80,8 @@ def copilot_entries(manifest: dict, target: str, python: str) -> list[Entry]:
     for event, spec in _wired_events(manifest):
         camel = wiring.CLAUDE_TO_COPILOT.get(event)
         if camel:
-            out.append(Entry(camel, "dispatch", copilot_matcher(spec.get("settings_matcher")),
-                             wiring.dispatcher_command(python, target, camel),
-                             _number(spec.get("settings_timeout"))))
-    out += [Entry(event, "gate", matcher, wiring.gate_command(python, target, event), GATE_TIMEOUT)
+            out.append(_entry(camel, "dispatch", copilot_matcher(spec.get("settings_matcher")), python, target,
+                              _number(spec.get("settings_timeout"))))
+    out += [_entry(event, "gate", matcher, python, target, GATE_TIMEOUT)
             for event, matcher in COPILOT_GATE_EVENTS.items()]
     return out
