@@ -564,4 +564,27 @@ def main():
 if __name__ == "__main__":
     main()
 ''', BLOCKER, "run time"),
+    Shape("decision-key-through-a-constant", '''import json, sys
+
+KEY = "decision"
+
+def main():
+    out = {KEY: "block", "reason": "tests first"}
+    print(json.dumps(out))
+
+if __name__ == "__main__":
+    main()
+''', BLOCKER, "decision", event="Stop"),
+    Shape("reads-a-decision-key-only", '''import json, sys
+
+def main():
+    data = json.load(sys.stdin)
+    previous = data.get("decision") or data["tool_input"].get("behavior")
+    if previous == "decision":
+        pass
+    print(json.dumps({"additionalContext": str(previous)}))
+
+if __name__ == "__main__":
+    main()
+''', ADOPTABLE),
 ]

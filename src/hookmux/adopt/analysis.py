@@ -500,8 +500,28 @@ class _Analysis:
                     self.blocker(node, "emits 'continue': False (stops the session); the dispatcher only advises")
                 elif key in DROPPED_KEYS:
                     self.problem(node, f"emits {key!r}, which the dispatcher drops")
-            if isinstance(node, ast.Constant) and isinstance(node.value, str) and _DECISION_TEXT.search(node.value):
-                self.blocker(node, "prints a decision as JSON text; the dispatcher only advises")
+            if isinstance(node, ast.Constant) and isinstance(node.value, str):
+                if _DECISION_TEXT.search(node.value):
+                    self.blocker(node, "prints a decision as JSON text; the dispatcher only advises")
+                elif node.value in DECISION_KEYS and not self._read_only_key(node):
+                    self.blocker(node, f"names the output key {node.value!r} (a decision); the dispatcher only advises")
+
+    def _read_only_key(self, node: ast.Constant) -> bool:
+        """The key is only looked up (``d.get("decision")``, ``d["decision"]``, a comparison), or
+        is a dict key already judged by its value."""
+        parent = self.parents.get(node)
+        if isinstance(parent, ast.Call) and isinstance(parent.func, ast.Attribute) and \
+                parent.func.attr in ("get", "pop") and parent.args and parent.args[0] is node:
+            return True
+        if isinstance(parent, ast.Subscript) and isinstance(parent.ctx, ast.Load):
+            return True
+        if isinstance(parent, ast.Dict) and any(k is node for k in parent.keys):
+            return True
+        if isinstance(parent, ast.Subscript) or (isinstance(parent, ast.Call) and parent.args and
+                                                 parent.args[0] is node and isinstance(parent.func, ast.Attribute)
+                                                 and parent.func.attr in ("setdefault", "__setitem__")):
+            return True  # stores: judged in _stored_keys
+        return isinstance(parent, ast.Compare)
 
     def _stored_keys(self, node: ast.AST):
         if isinstance(node, ast.Dict):
