@@ -86,7 +86,8 @@ class Event:
         if self.payload is None or self.name not in _hosts.TOOL_EVENTS:
             return []
         if self.name != "PostToolBatch":
-            return [self.tool_name] if self.tool_name else []
+            aliases = _hosts.TOOL_ALIASES.get(self.host, {}).get(self.tool_name, ())
+            return [self.tool_name, *aliases] if self.tool_name else []
         tools = _hosts.TOOLS.get(self.host, {})
         names = [call.get("tool_name") for call in self.tool_calls]
         return [tools.get(name, name) for name in names if isinstance(name, str)]
@@ -119,7 +120,9 @@ def loads(text):
     start = len(text) - len(text.lstrip(_WHITESPACE))
     try:
         value, end = _scan(text, start)
-    except StopIteration:
+    except (StopIteration, SystemError):
+        # SystemError: before 3.12 the accelerator cannot build its JSONDecodeError
+        # unless json.decoder was imported already.
         raise ValueError("not JSON") from None
     if text[end:].strip(_WHITESPACE):
         raise ValueError("extra data after JSON")
@@ -145,6 +148,8 @@ def render_context(event, text):
         return ""
     if event.dialect == _hosts.COPILOT:
         return dumps({"additionalContext": text}) + "\n"
+    if event.name not in _hosts.CONTEXT_EVENTS.get(event.dialect, (event.name,)):
+        return ""  # this host would reject the output and count the hook as failed
     return dumps({"hookSpecificOutput": {"hookEventName": event.name, "additionalContext": text}}) + "\n"
 
 

@@ -6,7 +6,6 @@ the ``filelock`` package uses there). Where ``fcntl`` is missing (Windows) the
 ``msvcrt.locking`` from the standard library is used. Hooks run as
 ``python -S``, so the standard-library paths are the ones that matter.
 """
-import json
 import os
 import time
 
@@ -27,7 +26,12 @@ class LockTimeout(OSError):
 
 
 def state_dir():
-    """``HOOKMUX_STATE_DIR``, else ``$XDG_STATE_HOME/hookmux``, else ``~/.local/state/hookmux``."""
+    """``HOOKMUX_STATE_DIR`` (``~`` expanded), else ``$XDG_STATE_HOME/hookmux``, else ``~/.local/state/hookmux``.
+
+    The one definition for hooks and installer alike (the CLI loads this file through
+    ``hookmux.resources.runtime("state")``), so install locks and pending records land
+    where the hooks look.
+    """
     explicit = os.environ.get("HOOKMUX_STATE_DIR")
     if explicit:
         return os.path.abspath(os.path.expanduser(explicit))
@@ -68,11 +72,15 @@ def atomic_write_text(path, text, encoding="utf-8", fsync=False):
 
 
 def atomic_write_json(path, obj, fsync=False):
+    import json  # here, not at the top: the dispatch ledger uses this module on every call
+
     atomic_write_text(path, json.dumps(obj, sort_keys=True, separators=(",", ":")) + "\n", fsync=fsync)
 
 
 def read_json(path, default=None):
     """The JSON in ``path``, or ``default`` when it is missing, unreadable or not JSON."""
+    import json
+
     try:
         with open(path, "r", encoding="utf-8") as handle:
             return json.load(handle)

@@ -9,6 +9,7 @@ import tempfile
 from pathlib import Path
 
 from hookmux import resources, wiring
+from hookmux.errors import HookmuxError
 
 HELP = "run the dispatcher (and the skill-redirect gate, where it is wired) on a payload file, with the trace"
 
@@ -22,7 +23,12 @@ def configure(parser) -> None:
 
 
 def run(args) -> int:
-    payload = Path(args.payload).read_bytes()
+    try:
+        payload = Path(args.payload).read_bytes()
+    except OSError as exc:
+        raise HookmuxError(f"{args.payload}: cannot read the payload: {exc.strerror or exc}") from None
+    if args.manifest is not None and not Path(args.manifest).is_file():
+        raise HookmuxError(f"{args.manifest}: no such manifest")
     hooks = resources.hooks_tree()
     # The shipped manifest points at a live hooks folder: aim it at the package's own.
     where = ["--manifest", args.manifest] if args.manifest else [

@@ -1,0 +1,27 @@
+"""Trace lines from outcome records: one per row, in manifest order, never any payload content.
+
+    hookmux: [0] contraindication/check  selected 2.1ms ok, emitted 412 chars
+    hookmux: [1] style/check  skipped: matcher does not match tool
+    hookmux: [2] slow/check  selected 1000.3ms timeout (output dropped)
+
+Imported only when tracing is on; it reads what the engine returned and changes nothing.
+"""
+
+
+def lines(outcomes):
+    return [line(outcome) for outcome in outcomes]
+
+
+def line(outcome):
+    label = outcome.row.label()
+    if not outcome.selected:
+        return "%s  skipped: %s" % (label, outcome.why_not)
+    if not outcome.ran:
+        return "%s  selected, not run: %s" % (label, outcome.detail)
+    head = "%s  selected %.1fms" % (label, outcome.elapsed_ms)
+    if outcome.kind == "timeout":
+        return "%s timeout (output dropped)" % head
+    size = sum(map(len, outcome.contexts))
+    if outcome.contexts and not outcome.used:
+        return "%s %s, emitted %d chars but emits=false: dropped" % (head, outcome.detail, size)
+    return "%s %s, %s" % (head, outcome.detail, "emitted %d chars" % size if outcome.contexts else "silent")
