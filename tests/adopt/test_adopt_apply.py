@@ -3,6 +3,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import subprocess
 from pathlib import Path
 
@@ -99,6 +100,7 @@ def test_uninstall_after_apply_restores_the_original_settings(installed):
 
 def test_undo_after_other_edits_puts_entries_back_and_keeps_the_edits(installed):
     env, settings, target, _, after_install = installed
+    shipped_rows = manifest_rows(target)
     adopt(env, settings, target, "--apply")
     data = json.loads(settings.read_text())
     data["theme"] = "dark"
@@ -114,7 +116,7 @@ def test_undo_after_other_edits_puts_entries_back_and_keeps_the_edits(installed)
     expected["theme"] = "dark"
     expected["hooks"]["PreToolUse"][0]["hooks"].append({"type": "command", "command": "echo new"})
     assert restored == expected
-    assert [r["name"] for r in manifest_rows(target)] == ["contraindication/check"]
+    assert manifest_rows(target) == shipped_rows
 
 
 def test_install_refuses_while_hooks_are_adopted(installed):
@@ -204,13 +206,13 @@ def test_copilot_hooks_file(tmp_path):
     assert mine.read_bytes() == original
 
 
-PROMPT_HOOK = '''import json, sys
+EVENT_HOOK = '''import json, sys
 
 
 def main():
-    prompt = json.load(sys.stdin).get("prompt", "")
-    print(json.dumps({"hookSpecificOutput": {"hookEventName": "UserPromptSubmit",
-                                             "additionalContext": "PROMPT-SEEN " + str(len(prompt))}}))
+    payload = json.load(sys.stdin)
+    print(json.dumps({"hookSpecificOutput": {"hookEventName": payload["hook_event_name"],
+                                             "additionalContext": "EVENT-SEEN " + payload["hook_event_name"]}}))
 
 
 if __name__ == "__main__":
@@ -218,24 +220,30 @@ if __name__ == "__main__":
 '''
 
 
-def test_an_event_the_dispatcher_was_not_wired_for(installed):
+@pytest.mark.parametrize("event", ["SessionStart", "UserPromptSubmit"])
+def test_events_without_a_tool(installed, event):
     env, settings, target, original, after_install = installed
-    script = Path(env["HOME"]) / ".claude" / "my-hooks" / "prompt.py"
-    script.write_text(PROMPT_HOOK)
+    shipped = json.loads((target / "_dispatch" / "manifest.json").read_text())["events"]
+    script = Path(env["HOME"]) / ".claude" / "my-hooks" / "on_event.py"
+    script.write_text(EVENT_HOOK)
     data = json.loads(settings.read_text())
-    data["hooks"]["UserPromptSubmit"] = [{"hooks": [{"type": "command", "command": f"python3 {script}"}]}]
+    data["hooks"].setdefault(event, []).insert(0, {"hooks": [{"type": "command", "command": f"python3 {script}"}]})
     settings.write_text(json.dumps(data, indent=2) + "\n")
     before = settings.read_bytes()
     proc = adopt(env, settings, target, "--apply")
-    assert "UserPromptSubmit: new dispatcher entry" in proc.stdout
-    assert "UserPromptSubmit each call 1 -> 1" in proc.stdout
-    spec = json.loads((target / "_dispatch" / "manifest.json").read_text())["events"]["UserPromptSubmit"]
-    assert [c["name"] for c in spec["checks"]] == ["adopted/prompt"] and "matcher" not in spec["checks"][0]
-    assert spec["settings_timeout"] == 61
-    dispatcher = next(c for c in wired_commands(settings, "UserPromptSubmit"))
-    assert "dispatch.py" in dispatcher and "UserPromptSubmit" in dispatcher
+    if event in shipped:
+        assert f"{event}: settings matcher" in proc.stdout
+        assert re.search(rf"{event}\s+each call 2 -> 1", proc.stdout)
+    else:
+        assert f"{event}: new dispatcher entry" in proc.stdout
+        assert re.search(rf"{event}\s+each call 1 -> 1", proc.stdout)
+    spec = json.loads((target / "_dispatch" / "manifest.json").read_text())["events"][event]
+    row = spec["checks"][-1]
+    assert row["name"] == "adopted/on_event" and "matcher" not in row and spec["settings_timeout"] == 61
+    dispatcher = next(c for c in wired_commands(settings, event) if "dispatch.py" in c)
     proc = subprocess.run(dispatcher, shell=True, capture_output=True, text=True, env=env, timeout=60,
-                          input=json.dumps({"hook_event_name": "UserPromptSubmit", "prompt": "hello"}))
-    assert json.loads(proc.stdout)["hookSpecificOutput"]["additionalContext"] == "PROMPT-SEEN 5"
+                          input=json.dumps({"session_id": "s", "hook_event_name": event, "prompt": "hello",
+                                            "source": "startup", "cwd": "/tmp", "transcript_path": ""}))
+    assert f"EVENT-SEEN {event}" in json.loads(proc.stdout)["hookSpecificOutput"]["additionalContext"]
     adopt(env, settings, target, "--undo")
     assert settings.read_bytes() == before

@@ -185,6 +185,7 @@ def _put_back(data: dict, removed: list[dict], host) -> None:
     if not isinstance(hooks, dict):
         raise AdoptError('"hooks" is no longer an object; put the adopted entries back by hand')
     ordered = sorted(removed, key=lambda i: (i["event_position"], i["group_index"] or 0, i["hook_index"]))
+    recreated: dict[tuple[str, int], dict] = {}
     for info in ordered:
         event = info["event"]
         if event not in hooks:
@@ -199,21 +200,24 @@ def _put_back(data: dict, removed: list[dict], host) -> None:
         if info["group_index"] is None:
             items.insert(min(info["hook_index"], len(items)), copy.deepcopy(info["hook"]))
             continue
-        group = _group_at(items, info)
+        key = (event, info["group_index"])
+        group = recreated.get(key) or _group_at(items, info)
+        if info.get("group_removed"):
+            recreated[key] = group
         group["hooks"].insert(min(info["hook_index"], len(group["hooks"])), copy.deepcopy(info["hook"]))
 
 
 def _group_at(items: list, info: dict) -> dict:
-    """The matcher group the entry came from: still at its index, else re-created there."""
+    """The matcher group the entry came from: still at its index (unless adopt removed it),
+    else re-created there."""
     index = info["group_index"]
     wanted = info.get("group") or {}
-    if index < len(items):
+    if not info.get("group_removed") and index < len(items):
         candidate = items[index]
         if isinstance(candidate, dict) and isinstance(candidate.get("hooks"), list) and \
                 {k: v for k, v in candidate.items() if k != "hooks"} == wanted:
             return candidate
     group = dict(wanted)
-    # the original group's keys in order, with "hooks" where it was (after "matcher" in practice)
     group["hooks"] = []
     items.insert(min(index, len(items)), group)
     return group

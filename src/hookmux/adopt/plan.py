@@ -328,6 +328,8 @@ def _remove_entries(file_plan: FilePlan, adopted: list[Candidate]) -> None:
         if entry.group_index is not None:
             group = file_plan.loaded.data["hooks"][entry.event][entry.group_index]
             info["group"] = {k: v for k, v in group.items() if k != "hooks"}
+            taken = sum(1 for c in adopted if (c.entry.event, c.entry.group_index) == (entry.event, entry.group_index))
+            info["group_removed"] = taken == len(group["hooks"])
         file_plan.removed.append(info)
     # Take the entries out from the back so the recorded indices stay those of the original file.
     for info in sorted(file_plan.removed, key=lambda i: (i["event_position"], i["group_index"] or 0,
