@@ -1,4 +1,4 @@
-"""B6: the user's own adopted hooks (``hookmux adopt``) timed both ways — one dispatcher running
+"""B7: the user's own adopted hooks (``hookmux adopt``) timed both ways — one dispatcher running
 their rows, against each hook as its own process, with the command lines the settings held
 before adopt. Both run through ``/bin/sh -c``, as a host runs hook commands.
 
@@ -17,7 +17,6 @@ from hookmux.adopt.plan import CLAUDE_TOOLS
 from hookmux.bench.cases import BenchSetup, Case
 from hookmux.installer import record as records, tree
 
-CASE_NAMES = ("B6.dispatch", "B6.separate")
 
 
 class NoAdoptedHooks(Exception):
@@ -77,9 +76,9 @@ def adopted_cases(setup: BenchSetup, target: Path) -> list[Case]:
     stdin = lambda _run: str(payload)  # noqa: E731
     count = len(originals)
     return [
-        Case("B6.dispatch", f"your {count} adopted {event} hooks behind one dispatcher (sh -c)", [_sh(dispatcher)],
+        Case("B7.dispatch", f"your {count} adopted {event} hooks behind one dispatcher (sh -c)", [_sh(dispatcher)],
              stdin, _exit_0_or_1, exits=(0, 1)),
-        Case("B6.separate", f"the same {count} hooks as {count} processes, as before adopt (sh -c)",
+        Case("B7.separate", f"the same {count} hooks as {count} processes, as before adopt (sh -c)",
              [_sh(c) for c in originals], stdin, _exit_0_or_1, exits=(0, 1)),
     ]
 

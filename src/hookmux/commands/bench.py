@@ -8,10 +8,11 @@ from pathlib import Path
 
 HELP = (
     "Time the hook command lines hookmux installs (dispatcher, gate, checks) against a bare "
-    "interpreter start (B0..B6; B6: the Codex command lines), print medians, ratios to B0 and the targets."
+    "interpreter start (B0..B6; B6: the Codex command lines; B7 with --adopted: your adopted hooks), "
+    "print medians, ratios to B0 and the targets."
 )
 
-ADOPTED_CASE_NAMES = ("B6.dispatch", "B6.separate")  # with --adopted
+ADOPTED_CASE_NAMES = ("B7.dispatch", "B7.separate")  # with --adopted (hookmux.bench.adopted)
 CASE_NAMES = ("B0", "B0.site", "B1.dispatch", "B1.separate", "B2", "B3.pre", "B3.batch",
               "B4.pre", "B4.batch", "B5.new", "B5.plain", "B5.seen", "B6.plain", "B6.new", "B6.agent", "B6.skill")
 
@@ -30,7 +31,7 @@ def configure(parser: argparse.ArgumentParser) -> None:
                              "an install that was not byte-compiled)")
     parser.add_argument("--adopted", nargs="?", const="~/.claude/hooks", metavar="TARGET",
                         help="also time the hooks `hookmux adopt` moved into TARGET's manifest (default "
-                             "~/.claude/hooks) both ways: B6.dispatch vs B6.separate (runs your scripts)")
+                             "~/.claude/hooks) both ways: B7.dispatch vs B7.separate (runs your scripts)")
     parser.add_argument("--case", action="append", choices=CASE_NAMES + ADOPTED_CASE_NAMES, metavar="NAME",
                         help="time only this case (repeatable; B0 is always included)")
 
@@ -61,7 +62,7 @@ def run(args: argparse.Namespace) -> int:
     print(format_table(result))
     both = [result["cases"].get(name, {}) for name in ADOPTED_CASE_NAMES]
     if all("median_cpu_ms" in case for case in both):
-        print(f"B6: one dispatcher takes {both[0]['median_wall_ms'] / both[1]['median_wall_ms']:.2f} of the wall time "
+        print(f"B7: one dispatcher takes {both[0]['median_wall_ms'] / both[1]['median_wall_ms']:.2f} of the wall time "
               f"and {both[0]['median_cpu_ms'] / both[1]['median_cpu_ms']:.2f} of the CPU of your adopted hooks run apart")
     if args.json:
         Path(args.json).write_text(json.dumps(result, indent=2) + "\n", encoding="utf-8")
