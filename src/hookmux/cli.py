@@ -19,6 +19,7 @@ COMMANDS = {
     "agents": "agents",
     "bench": "bench",
     "log": "log",
+    "adopt": "adopt",
 }
 
 
