@@ -124,7 +124,7 @@ def _check_event(event: str, entry: dict, root: Path, errors: list[str], warning
             errors.append(f"{where}.name: {name!r} repeats checks[{seen_names[name]}]")
         seen_names.setdefault(name, index)
         _check_script(where, row, root, errors)
-        _check_matcher(where, event, row, outer, errors, warnings)
+        _check_matcher(where, event, row, outer, errors, warnings, settings_matcher)
         timeout = row.get("timeout", 8)
         if settings_timeout is not None and timeout >= settings_timeout:
             errors.append(
@@ -147,7 +147,7 @@ def _check_script(where: str, row: dict, root: Path, errors: list[str]) -> None:
         errors.extend(f"{where} -> {problem}" for problem in check_registry(registry))
 
 
-def _check_matcher(where, event, row, outer, errors, warnings) -> None:
+def _check_matcher(where, event, row, outer, errors, warnings, settings_matcher=None) -> None:
     matcher = row.get("matcher")
     if matcher is None:
         return
@@ -161,9 +161,13 @@ def _check_matcher(where, event, row, outer, errors, warnings) -> None:
         return
     reachable = [tool for tool in outer if pattern.search(tool)]
     if not reachable:
+        from hookmux import reach
+
+        wider = reach.widen(settings_matcher, [row])
+        fix = f"; widen settings_matcher to {wider!r} (hookmux install does)" if wider else ""
         errors.append(
             f"{where}.matcher: {matcher!r} matches no known tool that the event's "
-            f"settings_matcher lets through, so the row never runs"
+            f"settings_matcher lets through, so the row never runs{fix}"
         )
         return
     if _SIMPLE_MATCHER.match(matcher):

@@ -6,7 +6,7 @@ import json
 import os
 from pathlib import Path
 
-from hookmux.installer import jsonfile, merge, record as records, tree
+from hookmux.installer import jsonfile, manifest_merge, merge, record as records, tree
 from hookmux.installer.jsonfile import JsonFileError
 from hookmux.installer.plan import version
 from hookmux.installer.wiring_files import CLAUDE, COPILOT, HOSTS, copilot_file
@@ -56,6 +56,9 @@ def status(target: Path, settings: Path | None, copilot_dir: Path | None) -> dic
             wanted = {}
             problems.append(f"cannot read the package's hooks tree: {exc}")
         for rel, sha in sorted(rec.files.items()):
+            if rel == tree.MANIFEST and rec.manifest:
+                files["ok"] += 1  # the user's part of it is theirs: reported row by row below
+                continue
             current = tree.read_regular(target / rel)
             if current is None:
                 files["missing"].append(rel)
@@ -66,6 +69,18 @@ def status(target: Path, settings: Path | None, copilot_dir: Path | None) -> dic
             if rel in wanted and records.sha256(wanted[rel].data) != sha:
                 files["outdated"].append(rel)
         files["not_installed"] = sorted(set(wanted) - set(rec.files))
+        shipped = json.loads(wanted[tree.MANIFEST].data) if tree.MANIFEST in wanted else None
+        rows = report["manifest"] = manifest_merge.inspect(target, rec, shipped)
+        if rows["outdated"]:
+            files["outdated"].append(tree.MANIFEST)
+        if "error" in rows:
+            problems.append(rows["error"])
+        if rows["missing"]:
+            problems.append(f"{target / tree.MANIFEST}: hookmux's rows missing: {', '.join(rows['missing'])}; "
+                            "hookmux install puts them back")
+        for where in rows["unreachable"]:
+            problems.append(f"{target / tree.MANIFEST}: {where} never runs: its event's settings_matcher "
+                            "lets none of its tools through; hookmux install widens it")
         report["files"] = files
         if files["missing"] or files["modified"]:
             problems.append(f"installed files changed since install: "
@@ -118,6 +133,11 @@ def render(report: dict) -> str:
                 lines.append(f"  {key.replace('_', ' ')}: {rel}")
         for rel, legacy in report.get("legacy", {}).items():
             lines.append(f"  user's file kept as: {legacy}")
+        rows = report.get("manifest", {})
+        for where in rows.get("user_rows", []):
+            lines.append(f"  your row: {where}")
+        for where in rows.get("edited", []):
+            lines.append(f"  hookmux's row as you edited it (kept by install): {where}")
     else:
         lines.append("installed: no")
     for item in report["wired"]:
