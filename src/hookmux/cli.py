@@ -13,6 +13,7 @@ COMMANDS = {
     "install": "install",
     "uninstall": "uninstall",
     "status": "status",
+    "new-check": "new_check",
     "agents": "agents",
     "bench": "bench",
 }
