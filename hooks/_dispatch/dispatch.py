@@ -8,7 +8,14 @@ the entry point prints. The work is in ``dispatch_core.py``: Python compiles the
 script it runs on every start but loads an imported module from its cached
 bytecode, so this file stays small.
 """
-from dispatch_core import COPILOT_EVENTS, COPILOT_TOOLS, MAX_CONTEXT_CHARS, main, run  # noqa: F401
+try:
+    from dispatch_core import COPILOT_EVENTS, COPILOT_TOOLS, MAX_CONTEXT_CHARS, main, run  # noqa: F401
+except BaseException:
+    if __name__ != "__main__":
+        raise
+    import os
+
+    os._exit(0)  # fail open: a damaged hooks tree must not block the host
 
 if __name__ == "__main__":
     main()

@@ -9,35 +9,20 @@ exit status is always 0.
 Standard library only; this runs on every tool call.
 """
 import io
-import json
 import os
 import re
 import sys
 import time
 
-# Copilot CLI's camelCase events select the same rows as Claude Code's names.
-COPILOT_EVENTS = {
-    "preToolUse": "PreToolUse",
-    "postToolUse": "PostToolUse",
-    "sessionStart": "SessionStart",
-    "agentStop": "Stop",
-    "subagentStop": "SubagentStop",
-    "userPromptSubmitted": "UserPromptSubmit",
-}
-# Copilot's tool names, mapped to Claude Code's; other names are kept as they are.
-COPILOT_TOOLS = {
-    "bash": "Bash",
-    "view": "Read",
-    "create": "Write",
-    "edit": "Edit",
-    "task": "Agent",
-    "skill": "Skill",
-    "grep": "Grep",
-    "glob": "Glob",
-    "powershell": "PowerShell",
-}
-TOOL_EVENTS = ("PreToolUse", "PostToolUse", "PostToolBatch")
-STOP_EVENTS = ("Stop", "SubagentStop")
+HERE = os.path.dirname(os.path.abspath(__file__))
+if os.path.dirname(HERE) not in sys.path:
+    sys.path.append(os.path.dirname(HERE))  # the hooks tree, for _common
+from _common import event as _event  # noqa: E402
+from _common import hosts as _hosts  # noqa: E402
+
+# Kept for callers of dispatch.py; the facts live in hooks/_common/hosts.py.
+COPILOT_EVENTS = _hosts.EVENTS[_hosts.COPILOT]
+COPILOT_TOOLS = _hosts.TOOLS[_hosts.COPILOT]
 
 # Claude Code moves additional context over 10,000 characters to a file.
 MAX_CONTEXT_CHARS = 10_000
@@ -50,7 +35,6 @@ WATCHDOG_GRACE = 1.0
 ALWAYS_ISOLATED = ("_common",)
 MODULE_PREFIX = "hookmux-check:"  # ':' cannot appear in an importable module name
 
-HERE = os.path.dirname(os.path.abspath(__file__))
 DEFAULT_MANIFEST = os.path.join(HERE, "manifest.json")
 
 
@@ -73,28 +57,24 @@ def run(event, stdin_text, *, manifest=None, hooks_root=None, trace=None):
 
 
 def _dispatch(event, stdin_text, manifest, hooks_root, trace):
-    payload = _parse_payload(stdin_text)
-    if not event and payload is not None:
-        event = payload.get("hook_event_name")
-    if not isinstance(event, str) or not event:
+    call = _event.parse(stdin_text, event)
+    if not call.name:
         trace("no event: nothing to do")
         return ""
-    canonical = COPILOT_EVENTS.get(event, event)
-    copilot_dialect = event in COPILOT_EVENTS
-
-    if canonical in STOP_EVENTS and payload is not None and payload.get("stop_hook_active") is True:
+    canonical = call.name
+    if canonical in _hosts.STOP_EVENTS and call.stop_hook_active:
         trace("%s: stop_hook_active, no rows run" % canonical)
         return ""
 
     manifest_data, manifest_dir = _load_manifest(manifest)
     root = _hooks_root(hooks_root, manifest_data, manifest_dir)
     rows = _event_rows(manifest_data, canonical)
-    tool_names = _tool_names(canonical, payload)
+    tool_names = call.tool_names()
 
     row_lines = []  # (index, line): traced in manifest order once all rows are done
     selected = []
     for index, row in enumerate(rows):
-        reason = _why_not_selected(row, payload, canonical, tool_names)
+        reason = _why_not_selected(row, call.payload, canonical, tool_names)
         if reason:
             row_lines.append((index, "%s  skipped: %s" % (_row_label(row, index), reason)))
         else:
@@ -103,18 +83,10 @@ def _dispatch(event, stdin_text, manifest, hooks_root, trace):
     contexts = _run_checks(selected, stdin_text, row_lines)
     for _, line in sorted(row_lines, key=lambda item: item[0]):
         trace(line)
-    return _render(canonical, copilot_dialect, contexts)
+    return _render(call, contexts)
 
 
 # ---------------------------------------------------------------- input
-
-
-def _parse_payload(stdin_text):
-    try:
-        payload = json.loads(stdin_text)
-    except (ValueError, TypeError, RecursionError):
-        return None
-    return payload if isinstance(payload, dict) else None
 
 
 def _load_manifest(manifest):
@@ -122,7 +94,7 @@ def _load_manifest(manifest):
         return manifest, os.getcwd()
     path = os.path.abspath(manifest or DEFAULT_MANIFEST)
     with open(path, encoding="utf-8") as handle:
-        data = json.load(handle)
+        data = _event.loads(handle.read())
     if not isinstance(data, dict):
         raise ValueError("manifest is not a JSON object")
     return data, os.path.dirname(path)
@@ -146,17 +118,6 @@ def _event_rows(manifest_data, canonical):
     return checks if isinstance(checks, list) else []
 
 
-def _tool_names(canonical, payload):
-    if payload is None or canonical not in TOOL_EVENTS:
-        return []
-    if canonical == "PostToolBatch":
-        calls = payload.get("tool_calls")
-        candidates = [c.get("tool_name") for c in calls if isinstance(c, dict)] if isinstance(calls, list) else []
-    else:
-        candidates = [payload.get("tool_name", payload.get("toolName"))]
-    return [COPILOT_TOOLS.get(name, name) for name in candidates if isinstance(name, str)]
-
-
 def _why_not_selected(row, payload, canonical, tool_names):
     """None when the row runs, else the reason it does not."""
     if not isinstance(row, dict) or not isinstance(row.get("script"), str):
@@ -166,7 +127,7 @@ def _why_not_selected(row, payload, canonical, tool_names):
         return None
     if payload is None:
         return "payload is not a JSON object"
-    if canonical not in TOOL_EVENTS:
+    if canonical not in _hosts.TOOL_EVENTS:
         return "event has no tool"
     try:
         pattern = re.compile(matcher)
@@ -502,6 +463,9 @@ def _install_thread_streams():
     """threading is imported only once a row is selected: most tool calls select none."""
     global _STREAMS, _THREADING
     if _STREAMS is None:
+        # Loaded before any check, as when the dispatcher itself used it: a check's
+        # own json.py beside it then cannot stand in for the standard library's.
+        import json  # noqa: F401
         import threading
 
         _THREADING = threading
@@ -518,7 +482,7 @@ def _contexts_from(stdout_text):
         if not line.startswith("{"):
             continue
         try:
-            obj = json.loads(line)
+            obj = _event.loads(line)
         except (ValueError, RecursionError):
             continue
         if not isinstance(obj, dict):
@@ -532,17 +496,13 @@ def _contexts_from(stdout_text):
     return contexts
 
 
-def _render(canonical, copilot_dialect, contexts):
+def _render(call, contexts):
     if not contexts:
         return ""
     context = "\n\n".join(contexts)
     if len(context) > MAX_CONTEXT_CHARS:
         context = context[: MAX_CONTEXT_CHARS - len(TRUNCATION_MARK)] + TRUNCATION_MARK
-    if copilot_dialect:
-        output = {"additionalContext": context}
-    else:
-        output = {"hookSpecificOutput": {"hookEventName": canonical, "additionalContext": context}}
-    return json.dumps(output) + "\n"
+    return _event.render_context(call, context)
 
 
 def _no_trace(line):

@@ -23,6 +23,7 @@ try:
 except ImportError:  # standalone: the hooks root is not on sys.path
     sys.path.append(os.path.dirname(_HERE))
     import _common
+from _common import event as _event
 
 REGISTRY = os.path.join(_HERE, "contraindications.json")
 NAMESPACE = "contraindication"
@@ -34,25 +35,12 @@ MAX_INPUT_CHARS = 100_000
 ROW_FIELDS = ("id", "tool_pattern", "input_pattern", "harm", "safe_alternative")
 ID_PATTERN = r"[A-Z0-9][A-Z0-9._-]{0,63}"
 
-# Copilot CLI tool names -> Claude Code's, as the dispatcher maps them.
-COPILOT_TOOLS = {
-    "bash": "Bash",
-    "powershell": "PowerShell",
-    "view": "Read",
-    "create": "Write",
-    "edit": "Edit",
-    "task": "Agent",
-    "skill": "Skill",
-    "grep": "Grep",
-    "glob": "Glob",
-}
-
 
 def main(argv=None):
     try:
         output = advise(_read_stdin(), _registry_path(argv or []))
         if output:
-            sys.stdout.write(output + "\n")
+            sys.stdout.write(output)
     except Exception:
         pass
     return 0
@@ -78,60 +66,20 @@ def _registry_path(argv):
 
 def advise(stdin_text, registry_path=REGISTRY):
     """The JSON line to print for this payload, or "" to stay silent."""
-    try:
-        payload = json.loads(stdin_text)
-    except ValueError:
+    call = _event.parse(stdin_text)
+    if call.payload is None or call.name not in ("", "PreToolUse") or call.tool_response is not None:
         return ""
-    if not isinstance(payload, dict) or not _is_pre_tool_use(payload):
+    if not call.tool_name:
         return ""
-    tool_name = _tool_name(payload)
-    if not tool_name:
-        return ""
-    serialized = json.dumps(_tool_input(payload))[:MAX_INPUT_CHARS]
-    rows = matching_rows(load_rows(registry_path), tool_name, serialized)
+    serialized = json.dumps(call.tool_input)[:MAX_INPUT_CHARS]
+    rows = matching_rows(load_rows(registry_path), call.tool_name, serialized)
     if not rows:
         return ""
     ids = [row["id"] for row in rows]
-    if not _first_time(_session_id(payload), ids):
+    if not _first_time(call.session_id, ids):
         return ""
-    context = _common.redact_text(_advisory(tool_name, rows), MAX_CONTEXT_CHARS)
-    if "toolName" in payload and "tool_name" not in payload:
-        return json.dumps({"additionalContext": context})
-    return json.dumps({"hookSpecificOutput": {"hookEventName": "PreToolUse", "additionalContext": context}})
-
-
-def _is_pre_tool_use(payload):
-    event = payload.get("hook_event_name")
-    if event is not None and event != "PreToolUse":
-        return False
-    return "tool_response" not in payload and "toolResult" not in payload
-
-
-def _tool_name(payload):
-    name = payload.get("tool_name")
-    if name is None:
-        name = payload.get("toolName")
-    if not isinstance(name, str):
-        return ""
-    return COPILOT_TOOLS.get(name, name)
-
-
-def _tool_input(payload):
-    value = payload.get("tool_input") if "tool_input" in payload else payload.get("toolArgs")
-    if isinstance(value, str):
-        try:
-            return json.loads(value)
-        except ValueError:
-            return value
-    return value if value is not None else {}
-
-
-def _session_id(payload):
-    for key in ("session_id", "sessionId"):
-        value = payload.get(key)
-        if isinstance(value, str) and value:
-            return value
-    return ""
+    call.name = "PreToolUse"  # a payload without hook_event_name is read as one
+    return _event.render_context(call, _common.redact_text(_advisory(call.tool_name, rows), MAX_CONTEXT_CHARS))
 
 
 def load_rows(path=REGISTRY):

@@ -9,23 +9,15 @@ import os
 import re
 from pathlib import Path
 
-from hookmux import resources, wiring
+from hookmux import resources
 
-# Tool names as the dispatcher sees them: Claude Code's, and Copilot CLI's after
-# the dispatcher maps bash->Bash, view->Read, ... (others are kept as they are).
-CLAUDE_TOOLS = (
-    "Agent", "Task", "Bash", "BashOutput", "KillShell", "Edit", "MultiEdit", "NotebookEdit",
-    "NotebookRead", "Read", "Write", "Glob", "Grep", "LS", "Skill", "SlashCommand", "TodoWrite",
-    "WebFetch", "WebSearch", "ExitPlanMode", "PowerShell",
-)
-COPILOT_TOOLS = (
-    "Bash", "Read", "Write", "Edit", "Agent", "Skill", "Grep", "Glob",
-    "PowerShell", "read_bash", "write_bash", "stop_bash", "list_bash", "web_fetch", "report_intent",
-)
-KNOWN_TOOLS = tuple(dict.fromkeys(CLAUDE_TOOLS + COPILOT_TOOLS))
+_hosts = resources.runtime("hosts")
+# Tool names as the dispatcher sees them, on every host (Copilot's and Codex's after the
+# dispatcher maps bash->Bash, spawn_agent->Agent, ...; other names are kept as they are).
+KNOWN_TOOLS = tuple(dict.fromkeys(name for host in _hosts.HOSTS for name in _hosts.KNOWN_TOOLS[host]))
 # Copilot's own tool names, as its loader of a Claude-format settings file matches them.
-COPILOT_RAW_TOOLS = wiring.COPILOT_TOOLS
-TOOL_EVENTS = ("PreToolUse", "PostToolUse", "PostToolBatch")
+COPILOT_RAW_TOOLS = _hosts.TOOLS[_hosts.COPILOT]
+TOOL_EVENTS = _hosts.TOOL_EVENTS
 # Events whose hooks run before the host goes on: a slow row delays the user.
 WAITING_EVENTS = ("PreToolUse", "UserPromptSubmit")
 _SIMPLE_MATCHER = re.compile(r"^[A-Za-z0-9_]+(\|[A-Za-z0-9_]+)*$")

@@ -12,23 +12,13 @@ import subprocess
 import sys
 from pathlib import Path
 
-# Copilot CLI event names -> the Claude Code names the manifest uses.
-COPILOT_EVENTS = {
-    "preToolUse": "PreToolUse",
-    "postToolUse": "PostToolUse",
-    "sessionStart": "SessionStart",
-    "agentStop": "Stop",
-    "subagentStop": "SubagentStop",
-    "userPromptSubmitted": "UserPromptSubmit",
-}
+from hookmux import resources
+
+_hosts = resources.runtime("hosts")
+# Host facts live once, in the hooks tree (hooks/_common/hosts.py).
+COPILOT_EVENTS = _hosts.EVENTS[_hosts.COPILOT]
 CLAUDE_TO_COPILOT = {claude: copilot for copilot, claude in COPILOT_EVENTS.items()}
-# Copilot CLI's tool names -> the Claude Code names the dispatcher matches rows against.
-# The hooks keep their own copies (they import nothing from this package);
-# tests/cli/test_cli_wiring.py keeps them equal.
-COPILOT_TOOLS = {
-    "bash": "Bash", "view": "Read", "create": "Write", "edit": "Edit", "task": "Agent",
-    "skill": "Skill", "grep": "Grep", "glob": "Glob", "powershell": "PowerShell",
-}
+COPILOT_TOOLS = _hosts.TOOLS[_hosts.COPILOT]
 
 DISPATCH_SCRIPT = ("_dispatch", "dispatch.py")
 GATE_SCRIPT = ("skill-redirect", "skill_redirect.py")

@@ -56,8 +56,16 @@ def test_copilot_tool_names_map_to_claude_names(tmp_path, copilot, claude):
 def test_copilot_events_select_claude_rows_and_render_flat(tmp_path, copilot, claude, payload):
     data = manifest(tmp_path, [{"script": emitter(tmp_path, "a/check.py", "c")}], event=claude)
     assert json.loads(dispatch.run(copilot, json.dumps(payload), manifest=data)) == {"additionalContext": "c"}
-    assert json.loads(dispatch.run(claude, json.dumps(payload), manifest=data)) == {
+    claude_format = {**payload, "hook_event_name": claude}
+    assert json.loads(dispatch.run(claude, json.dumps(claude_format), manifest=data)) == {
         "hookSpecificOutput": {"hookEventName": claude, "additionalContext": "c"}}
+
+
+def test_copilot_payload_is_answered_flat_whatever_the_event_spelling(tmp_path):
+    """Copilot's own payloads (camelCase keys, no hook_event_name) are read by Copilot, which ignores the nested form."""
+    data = manifest(tmp_path, [{"script": emitter(tmp_path, "a/check.py", "c")}])
+    payload = json.dumps({"sessionId": "s", "toolName": "bash", "toolArgs": {}})
+    assert json.loads(dispatch.run("PreToolUse", payload, manifest=data)) == {"additionalContext": "c"}
 
 
 def test_post_tool_batch_selects_when_any_call_matches(tmp_path):

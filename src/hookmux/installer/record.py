@@ -6,7 +6,6 @@ from __future__ import annotations
 
 import hashlib
 import json
-import os
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -72,10 +71,10 @@ def path_of(target: Path) -> Path:
 
 
 def state_dir() -> Path:
-    if os.environ.get("HOOKMUX_STATE_DIR"):
-        return Path(os.environ["HOOKMUX_STATE_DIR"])
-    base = os.environ.get("XDG_STATE_HOME") or os.path.join(os.path.expanduser("~"), ".local", "state")
-    return Path(base) / "hookmux"
+    """The hooks' own ``state_dir()`` (hooks/_common/state.py), so both layers agree."""
+    from hookmux import resources
+
+    return Path(resources.runtime("state").state_dir())
 
 
 def pending_path(target: Path) -> Path:

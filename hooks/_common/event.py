@@ -1,0 +1,246 @@
+"""One hook call as a value: ``parse()`` reads any host's payload, the renderers write its answer.
+
+    event = parse(stdin_text, argv_event=None, host=None)   # never raises
+    render_context(event, text) -> str   # one JSON line, or "" when text is empty
+    render_deny(event, reason) -> str    # one JSON line; the hook still exits 0
+
+Every hook reads its input here, once, whatever the host and its spelling
+(pre-commit's "normalise at the edge"): Claude Code's snake_case payloads,
+Copilot CLI's camelCase ones (``toolName``, ``toolArgs`` as an object or a JSON
+string, no event name in the payload), Copilot loading a Claude-format settings
+file (snake_case with Copilot's lower-case tool names), and Codex's.
+
+Host and dialect are separate facts: the host is who runs the hook, the dialect
+is the output shape it reads (``hosts.DIALECTS``). The dialect is ``copilot``
+(flat) when the event is spelled the Copilot way or the payload has Copilot's
+camelCase keys and no ``hook_event_name``; otherwise it is nested (``codex`` for
+Codex, else ``claude``). ``host`` names the host when the caller knows it;
+otherwise it is inferred: Copilot by the flat dialect, by a lower-case Copilot
+tool name, or by an ISO ``timestamp`` without ``transcript_path``; Codex by
+``turn_id`` or a Codex-only tool name; else Claude Code.
+
+JSON goes through the C accelerator the ``json`` package itself uses, without
+importing that package (it costs about as much again as the interpreter's
+start); output is byte-identical to ``json.dumps`` with its default separators.
+Standard library only; import cost is one small module plus ``hosts``.
+"""
+from . import hosts as _hosts
+
+try:
+    from _json import encode_basestring_ascii as _quote
+    from _json import make_scanner as _make_scanner
+except ImportError:  # an interpreter without the accelerator
+    _make_scanner = None
+
+_CANONICAL_EVENTS = {}
+for _host in _hosts.HOSTS:
+    _CANONICAL_EVENTS.update(_hosts.EVENTS[_host])
+del _host
+_COPILOT_EVENTS = _hosts.EVENTS[_hosts.COPILOT]
+_COPILOT_TOOLS = _hosts.TOOLS[_hosts.COPILOT]
+_CODEX_TOOLS = ("apply_patch",) + tuple(_hosts.TOOLS[_hosts.CODEX])
+_FLAT_KEYS = ("toolName", "toolArgs", "sessionId", "toolResult")
+
+
+class Event:
+    """One hook call, normalised. Strings are "" and containers empty when the payload lacks them."""
+
+    __slots__ = (
+        "host", "dialect", "name", "native_name", "session_id", "tool_name", "native_tool_name",
+        "tool_input", "tool_response", "tool_calls", "cwd", "prompt", "stop_hook_active", "source",
+        "payload", "ok",
+    )
+
+    def __init__(self):
+        #: ``claude``, ``copilot`` or ``codex``: who runs the hook.
+        self.host = _hosts.CLAUDE
+        #: ``claude`` (nested), ``copilot`` (flat) or ``codex`` (nested, strict): the output shape.
+        self.dialect = _hosts.CLAUDE
+        #: The canonical (Claude Code) event name; an unknown name is kept as it came.
+        self.name = ""
+        #: The event name as the command line or the payload spelled it.
+        self.native_name = ""
+        self.session_id = ""
+        #: Canonical tool name (Copilot's ``bash`` -> ``Bash``); "" when there is none.
+        self.tool_name = ""
+        self.native_tool_name = ""
+        #: The tool's arguments as a dict (Copilot's JSON-string ``toolArgs`` parsed); {} otherwise.
+        self.tool_input = {}
+        #: ``tool_response`` or Copilot's ``toolResult``, as sent; None when absent.
+        self.tool_response = None
+        #: PostToolBatch: the ``tool_calls`` items that are objects, as sent.
+        self.tool_calls = []
+        self.cwd = ""
+        self.prompt = ""
+        #: True only when the payload says exactly ``true``.
+        self.stop_hook_active = False
+        #: SessionStart's ``source`` (``startup``, ``resume``, ...).
+        self.source = ""
+        #: The payload dict, or None when stdin was not a JSON object.
+        self.payload = None
+        #: True when stdin was a JSON object and an event name was found.
+        self.ok = False
+
+    def tool_names(self):
+        """Canonical names of the tools this call is about: one, or PostToolBatch's calls; [] for others."""
+        if self.payload is None or self.name not in _hosts.TOOL_EVENTS:
+            return []
+        if self.name != "PostToolBatch":
+            return [self.tool_name] if self.tool_name else []
+        tools = _hosts.TOOLS.get(self.host, {})
+        names = [call.get("tool_name") for call in self.tool_calls]
+        return [tools.get(name, name) for name in names if isinstance(name, str)]
+
+    def __repr__(self):
+        return "Event(host=%r, dialect=%r, name=%r, tool_name=%r, ok=%r)" % (
+            self.host, self.dialect, self.name, self.tool_name, self.ok)
+
+
+def parse(stdin_text, argv_event=None, host=None):
+    """The Event for this stdin and command-line event name. Never raises."""
+    event = Event()
+    try:
+        _fill(event, stdin_text, argv_event, host)
+    except Exception:
+        pass
+    return event
+
+
+def loads(text):
+    """Parse one JSON document (str, or UTF-8 bytes); ValueError if it is not one."""
+    if _make_scanner is None:
+        import json
+
+        return json.loads(text)
+    if isinstance(text, bytes):
+        text = text.decode("utf-8")
+    elif not isinstance(text, str):
+        raise TypeError("JSON text must be str or bytes")
+    start = len(text) - len(text.lstrip(_WHITESPACE))
+    try:
+        value, end = _scan(text, start)
+    except StopIteration:
+        raise ValueError("not JSON") from None
+    if text[end:].strip(_WHITESPACE):
+        raise ValueError("extra data after JSON")
+    return value
+
+
+def dumps(obj):
+    """``json.dumps(obj)`` for dicts of strings (all a hook writes)."""
+    if _make_scanner is None:
+        import json
+
+        return json.dumps(obj)
+    if isinstance(obj, str):
+        return _quote(obj)
+    if isinstance(obj, dict):
+        return "{" + ", ".join(_quote(key) + ": " + dumps(value) for key, value in obj.items()) + "}"
+    raise TypeError("event.dumps writes dicts of strings only")
+
+
+def render_context(event, text):
+    """Text for the model, in the event's dialect: one JSON line, or "" when ``text`` is empty."""
+    if not text:
+        return ""
+    if event.dialect == _hosts.COPILOT:
+        return dumps({"additionalContext": text}) + "\n"
+    return dumps({"hookSpecificOutput": {"hookEventName": event.name, "additionalContext": text}}) + "\n"
+
+
+def render_deny(event, reason):
+    """A PreToolUse deny with ``reason``, in the event's dialect: one JSON line, read at exit 0."""
+    if event.dialect == _hosts.COPILOT:
+        return dumps({"permissionDecision": "deny", "permissionDecisionReason": reason}) + "\n"
+    return dumps({"hookSpecificOutput": {
+        "hookEventName": event.name or "PreToolUse",
+        "permissionDecision": "deny",
+        "permissionDecisionReason": reason,
+    }}) + "\n"
+
+
+# ---------------------------------------------------------------- reading
+
+
+def _fill(event, stdin_text, argv_event, host):
+    try:
+        payload = loads(stdin_text)
+    except (ValueError, TypeError, RecursionError):
+        payload = None
+    if not isinstance(payload, dict):
+        payload = None
+    event.payload = payload
+    payload = payload or {}
+
+    native = argv_event if isinstance(argv_event, str) and argv_event else payload.get("hook_event_name")
+    event.native_name = native if isinstance(native, str) else ""
+    event.name = _CANONICAL_EVENTS.get(event.native_name, event.native_name)
+    event.ok = event.payload is not None and bool(event.name)
+
+    flat = event.native_name in _COPILOT_EVENTS or (
+        "hook_event_name" not in payload and any(key in payload for key in _FLAT_KEYS))
+    native_tool = payload["tool_name"] if "tool_name" in payload else payload.get("toolName")
+    event.native_tool_name = native_tool if isinstance(native_tool, str) else ""
+    event.host = host if host in _hosts.HOSTS else _infer_host(payload, flat, event.native_tool_name)
+    if flat:
+        event.dialect = _hosts.COPILOT
+    else:
+        event.dialect = _hosts.CODEX if event.host == _hosts.CODEX else _hosts.CLAUDE
+    event.tool_name = _hosts.TOOLS[event.host].get(event.native_tool_name, event.native_tool_name)
+    if event.payload is not None:
+        _fill_fields(event, payload)
+
+
+def _infer_host(payload, flat, native_tool):
+    if flat or native_tool in _COPILOT_TOOLS:
+        return _hosts.COPILOT
+    if "turn_id" in payload or native_tool in _CODEX_TOOLS:
+        return _hosts.CODEX
+    if isinstance(payload.get("timestamp"), str) and "transcript_path" not in payload:
+        return _hosts.COPILOT
+    return _hosts.CLAUDE
+
+
+def _fill_fields(event, payload):
+    event.session_id = _first_string(payload, "session_id", "sessionId")
+    event.tool_input = _tool_input(payload["tool_input"] if "tool_input" in payload else payload.get("toolArgs"))
+    response = payload["tool_response"] if "tool_response" in payload else payload.get("toolResult")
+    event.tool_response = response
+    calls = payload.get("tool_calls")
+    event.tool_calls = [call for call in calls if isinstance(call, dict)] if isinstance(calls, list) else []
+    event.cwd = _first_string(payload, "cwd")
+    event.prompt = _first_string(payload, "prompt")
+    event.source = _first_string(payload, "source")
+    event.stop_hook_active = payload.get("stop_hook_active") is True
+
+
+def _first_string(payload, *keys):
+    for key in keys:
+        value = payload.get(key)
+        if isinstance(value, str) and value:
+            return value
+    return ""
+
+
+def _tool_input(value):
+    if isinstance(value, str):
+        try:
+            value = loads(value)
+        except (ValueError, RecursionError):
+            return {}
+    return value if isinstance(value, dict) else {}
+
+
+if _make_scanner is not None:
+
+    class _Context:
+        strict = True
+        object_hook = None
+        object_pairs_hook = None
+        parse_float = float
+        parse_int = int
+        parse_constant = float
+        memo = {}
+
+    _scan = _make_scanner(_Context())
+    _WHITESPACE = " \t\n\r"

@@ -1,0 +1,121 @@
+"""What each host does, as data: the one home of host facts for the hooks and the CLI.
+
+Hosts: ``claude`` (Claude Code 2.1.328), ``copilot`` (GitHub Copilot CLI 1.0.102),
+``codex`` (OpenAI Codex CLI 0.169.0); measured with the real binaries
+(docs/e2e.md). Canonical names are Claude Code's: events in PascalCase, tools as
+``Bash``, ``Read``, ... Every table is keyed by host. No functions and no
+imports, so this is free to import on a hot path; ``event.py`` reads it, and the
+CLI loads this same file from the hooks tree (``hookmux.resources.runtime``).
+
+Placeholders in folder templates: ``~`` the home folder, ``{project}``
+``$CLAUDE_PROJECT_DIR`` or the cwd, ``{cwd}`` the cwd, ``{codex_home}``
+``$CODEX_HOME`` or ``~/.codex``.
+"""
+
+CLAUDE = "claude"
+COPILOT = "copilot"
+CODEX = "codex"
+HOSTS = (CLAUDE, COPILOT, CODEX)
+
+#: native event name -> canonical event name (names a host does not send are absent).
+EVENTS = {
+    CLAUDE: {name: name for name in (
+        "PreToolUse", "PostToolUse", "PostToolUseFailure", "PostToolBatch", "PermissionRequest",
+        "SessionStart", "SessionEnd", "UserPromptSubmit", "Stop", "SubagentStart", "SubagentStop",
+        "PreCompact", "Notification",
+    )},
+    COPILOT: {
+        "preToolUse": "PreToolUse",
+        "postToolUse": "PostToolUse",
+        "sessionStart": "SessionStart",
+        "agentStop": "Stop",
+        "subagentStop": "SubagentStop",
+        "userPromptSubmitted": "UserPromptSubmit",
+    },
+    CODEX: {name: name for name in (
+        "PreToolUse", "PermissionRequest", "PostToolUse", "PreCompact", "PostCompact", "SessionStart",
+        "SessionEnd", "UserPromptSubmit", "SubagentStart", "SubagentStop", "Stop", "Interrupt",
+    )},
+}
+
+#: Canonical events whose payload names a tool (PostToolBatch: one per ``tool_calls`` item).
+TOOL_EVENTS = ("PreToolUse", "PostToolUse", "PostToolBatch")
+#: Canonical events that carry ``stop_hook_active``.
+STOP_EVENTS = ("Stop", "SubagentStop")
+
+#: native tool name -> canonical tool name; names not listed are kept as they are.
+TOOLS = {
+    CLAUDE: {},
+    COPILOT: {
+        "bash": "Bash",
+        "view": "Read",
+        "create": "Write",
+        "edit": "Edit",
+        "task": "Agent",
+        "skill": "Skill",
+        "grep": "Grep",
+        "glob": "Glob",
+        "powershell": "PowerShell",
+    },
+    # Codex already shows hooks its shell tool as Bash/command; apply_patch is kept.
+    CODEX: {"spawn_agent": "Agent"},
+}
+
+#: Tool names a row matcher may meet, as the dispatcher sees them (after TOOLS).
+KNOWN_TOOLS = {
+    CLAUDE: (
+        "Agent", "Task", "Bash", "BashOutput", "KillShell", "Edit", "MultiEdit", "NotebookEdit",
+        "NotebookRead", "Read", "Write", "Glob", "Grep", "LS", "Skill", "SlashCommand", "TodoWrite",
+        "WebFetch", "WebSearch", "ExitPlanMode", "PowerShell",
+    ),
+    COPILOT: (
+        "Bash", "Read", "Write", "Edit", "Agent", "Skill", "Grep", "Glob", "PowerShell",
+        "read_bash", "write_bash", "stop_bash", "list_bash", "web_fetch", "report_intent",
+    ),
+    CODEX: ("Bash", "apply_patch", "Agent"),
+}
+
+#: The shape of hook output each host reads (``event.render_context``/``render_deny``):
+#: ``claude`` nested ``hookSpecificOutput``; ``copilot`` flat camelCase keys; ``codex``
+#: nested and strict (any unknown key makes Codex ignore the whole output). Copilot
+#: loading a Claude-format settings file reads the ``claude`` dialect.
+DIALECTS = {CLAUDE: "claude", COPILOT: "copilot", CODEX: "codex"}
+
+#: What a hook's exit status means to each host. hookmux hooks always exit 0 and deny
+#: with JSON on stdout: ``block`` loses the reason on Copilot, and on Copilot a
+#: preToolUse hook that errors (exit 1, 3, a signal) denies the call.
+EXIT_POLICY = {
+    CLAUDE: {"ok": 0, "block": 2, "error_blocks": False},
+    COPILOT: {"ok": 0, "block": 2, "error_blocks": True},
+    CODEX: {"ok": 0, "block": 2, "error_blocks": False},
+}
+
+#: The tool a host runs skills through, and the one it runs agents through (native names).
+SKILL_TOOL = {CLAUDE: "Skill", COPILOT: "skill", CODEX: None}
+AGENT_TOOL = {CLAUDE: "Agent", COPILOT: "task", CODEX: "spawn_agent"}
+#: The argument of the agent tool that names the agent.
+AGENT_PARAM = {CLAUDE: "subagent_type", COPILOT: "agent_type", CODEX: "agent_type"}
+
+#: Folders each host loads skills from (``<root>/<name>/SKILL.md``), in its order.
+SKILL_DIRS = {
+    CLAUDE: ("{project}/.claude/skills", "~/.claude/skills"),
+    COPILOT: (
+        "~/.copilot/skills", "~/.agents/skills", "{cwd}/.github/skills", "{project}/.claude/skills",
+        "{cwd}/.agents/skills",
+    ),
+    CODEX: ("{codex_home}/skills", "{project}/.agents/skills", "{project}/.codex/skills"),
+}
+#: Folders each host loads agents from, and the file name ending that makes one.
+AGENT_DIRS = {
+    CLAUDE: ("~/.claude/agents", "{project}/.claude/agents"),
+    COPILOT: ("~/.copilot/agents", "{project}/.github/agents"),
+    CODEX: ("{codex_home}/agents",),
+}
+AGENT_SUFFIX = {CLAUDE: ".md", COPILOT: ".agent.md", CODEX: ".toml"}
+
+#: The user-level file hookmux wires its hooks into.
+SETTINGS_FILE = {
+    CLAUDE: "~/.claude/settings.json",
+    COPILOT: "~/.copilot/hooks/hookmux.json",
+    CODEX: "{codex_home}/hooks.json",
+}
