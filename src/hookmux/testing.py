@@ -208,15 +208,16 @@ def run_check(script, call: Call, *, matcher=None, args=(), timeout=8, hooks_roo
 # ---------------------------------------------------------------- payloads
 
 
-_COPILOT_EVENTS = dict(wiring.CLAUDE_TO_COPILOT)
-_NATIVE_TOOLS = {"copilot": {v: k for k, v in wiring.COPILOT_TOOLS.items()},
-                 "copilot-claude": {v: k for k, v in wiring.COPILOT_TOOLS.items()},
-                 "codex": {"Agent": "spawn_agent"}, "claude": {}}
+_hosts = resources.runtime("hosts")
+_COPILOT_EVENTS = {canonical: native for native, canonical in _hosts.EVENTS[_hosts.COPILOT].items()}
+_NATIVE_TOOLS = {"claude": {}, "codex": {v: k for k, v in _hosts.TOOLS[_hosts.CODEX].items()},
+                 "copilot": {v: k for k, v in _hosts.TOOLS[_hosts.COPILOT].items()}}
+_NATIVE_TOOLS["copilot-claude"] = _NATIVE_TOOLS["copilot"]
 _TIMESTAMP_MS = 1_764_500_000_000
 
 
 def _canonical(event: str) -> str:
-    return wiring.COPILOT_EVENTS.get(event, event)
+    return _hosts.EVENTS[_hosts.COPILOT].get(event, event)
 
 
 def _check_host(host: str) -> None:

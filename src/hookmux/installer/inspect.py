@@ -70,7 +70,14 @@ def status(target: Path, settings: Path | None, copilot_dir: Path | None) -> dic
                 files["outdated"].append(rel)
         files["not_installed"] = sorted(set(wanted) - set(rec.files))
         shipped = json.loads(wanted[tree.MANIFEST].data) if tree.MANIFEST in wanted else None
-        rows = report["manifest"] = manifest_merge.inspect(target, rec, shipped)
+        wired_matchers = {}
+        for name, info in rec.wired.items():
+            if info.get("host") == CLAUDE.name:
+                try:
+                    wired_matchers.update(manifest_merge.wired_matchers(jsonfile.load(name).data, target))
+                except JsonFileError:
+                    pass
+        rows = report["manifest"] = manifest_merge.inspect(target, rec, shipped, wired_matchers)
         if rows["outdated"]:
             files["outdated"].append(tree.MANIFEST)
         if "error" in rows:
@@ -78,6 +85,9 @@ def status(target: Path, settings: Path | None, copilot_dir: Path | None) -> dic
         if rows["missing"]:
             problems.append(f"{target / tree.MANIFEST}: hookmux's rows missing: {', '.join(rows['missing'])}; "
                             "hookmux install puts them back")
+        for where in rows["unwired"]:
+            problems.append(f"{target / tree.MANIFEST}: {where} never runs: the matcher wired in the settings "
+                            "lets none of its tools through; run hookmux install to rewire")
         for where in rows["unreachable"]:
             problems.append(f"{target / tree.MANIFEST}: {where} never runs: its event's settings_matcher "
                             "lets none of its tools through; hookmux install widens it")

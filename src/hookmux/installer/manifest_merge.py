@@ -161,6 +161,8 @@ def plan_install(target: Path, shipped: bytes, record: Record | None) -> Merged 
             events[event] = copy.deepcopy(wspec)
             ours_settings[event] = set(SETTINGS_KEYS)
     _widen(path, new, {e: "settings_matcher" in keys for e, keys in ours_settings.items()}, merged)
+    if merged.user_rows:
+        merged.notes.append(f"{path}: your rows kept: {', '.join(merged.user_rows)}")
     merged.rows = _recorded(new, wanted, ours_settings)
     merged.data = live.raw if _same(new, live.data) else live.render(new)
     return merged
@@ -281,11 +283,24 @@ def plan_uninstall(target: Path, record: Record | None) -> Merged | None:
     return merged
 
 
-def inspect(target: Path, record: Record, shipped: dict | None) -> dict:
+def wired_matchers(settings: dict, target: Path) -> dict:
+    """event -> the matcher of the Claude-format settings entry running this target's dispatcher."""
+    from hookmux.installer import commands, merge
+
+    out = {}
+    for event, _, hook, group in merge._entries(settings, merge.CLAUDE):
+        parsed = commands.ours(hook.get("command"), target)
+        if parsed and parsed.role == "dispatch" and group is not None:
+            out[event] = group.get("matcher")
+    return out
+
+
+def inspect(target: Path, record: Record, shipped: dict | None, wired: dict | None = None) -> dict:
     """``hookmux status``'s view: the user's rows, hookmux's rows the user edited or removed,
-    rows no settings matcher reaches, and whether the package ships other rows."""
+    rows no settings matcher reaches (the manifest's, and ``wired``: event -> the matcher
+    really wired in a Claude-format settings file), and whether the package ships other rows."""
     path = target / MANIFEST
-    report = {"user_rows": [], "edited": [], "missing": [], "unreachable": [], "outdated": False}
+    report = {"user_rows": [], "edited": [], "missing": [], "unreachable": [], "unwired": [], "outdated": False}
     try:
         live = _load(path)
     except JsonFileError as exc:
@@ -306,6 +321,10 @@ def inspect(target: Path, record: Record, shipped: dict | None) -> dict:
                 if state == "edited":
                     report["edited"].append(where)
         report["unreachable"] += [reach.describe(event, i, row) for i, row in reach.unreachable(event, spec)]
+        if wired and event in wired:
+            as_wired = dict(spec, settings_matcher=wired[event])
+            report["unwired"] += [reach.describe(event, i, row) for i, row in reach.unreachable(event, as_wired)
+                                  if (event, i) not in {(event, j) for j, _ in reach.unreachable(event, spec)}]
     recorded = record.manifest or {}
     report["missing"] = [f"events.{event}.checks(name={name!r})" for event, part in recorded.items()
                          for name in part.get("checks", {}) if (event, name) not in seen]
