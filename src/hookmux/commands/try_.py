@@ -16,13 +16,40 @@ GATE_EVENTS = ("PreToolUse", "PostToolBatch", "preToolUse")
 
 
 def configure(parser) -> None:
-    parser.add_argument("event", help="hook event, e.g. PreToolUse or preToolUse")
-    parser.add_argument("payload", help="JSON payload file (see examples/)")
+    parser.add_argument("event_and_payload", nargs="+", metavar="[EVENT] PAYLOAD",
+                        help="hook event (e.g. PreToolUse or preToolUse; default: the payload's "
+                             "hook_event_name) and a JSON payload file (see examples/)")
     parser.add_argument("--manifest", help="manifest to use (default: the shipped one)")
 
 
+def _event_and_payload(args) -> tuple[str, bytes] | str:
+    """(event, payload bytes), or the message to exit with."""
+    given = args.event_and_payload
+    if len(given) > 2:
+        return f"try takes [EVENT] PAYLOAD, not {len(given)} arguments"
+    path = Path(given[-1])
+    try:
+        payload = path.read_bytes()
+    except OSError as exc:
+        return f"{path}: cannot read ({exc.strerror or exc})"
+    if len(given) == 2:
+        return given[0], payload
+    try:
+        event = json.loads(payload).get("hook_event_name")
+    except (ValueError, AttributeError):
+        event = None
+    if not isinstance(event, str) or not event:
+        return (f"{path}: no hook_event_name in the payload (Copilot sends none); "
+                "name the event: hookmux try EVENT PAYLOAD")
+    return event, payload
+
+
 def run(args) -> int:
-    payload = Path(args.payload).read_bytes()
+    found = _event_and_payload(args)
+    if isinstance(found, str):
+        sys.stderr.write(f"hookmux: {found}\n")
+        return 1
+    args.event, payload = found
     hooks = resources.hooks_tree()
     # The shipped manifest points at a live hooks folder: aim it at the package's own.
     where = ["--manifest", args.manifest] if args.manifest else [
