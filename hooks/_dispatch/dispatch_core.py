@@ -289,11 +289,12 @@ def _start_and_collect(checks, stdin_text, budget_end, row_lines):
         found = _contexts_from(check.stdout.getvalue())
         size = sum(map(len, found))
         if found and not check.emits:
-            row_lines.append((check.index, "%s %s, emitted %d chars but emits=false: dropped" % (head, check.outcome, size)))
+            row_lines.append((check.index, "%s %s, emitted %d chars but emits=false: dropped%s"
+                              % (head, check.outcome, size, _block_note(check))))
             continue
         contexts.extend(found)
         result = "emitted %d chars" % size if found else "silent"
-        row_lines.append((check.index, "%s %s, %s" % (head, check.outcome, result)))
+        row_lines.append((check.index, "%s %s, %s%s" % (head, check.outcome, result, _block_note(check))))
     return contexts
 
 
@@ -473,6 +474,30 @@ def _install_thread_streams():
 
 
 # ---------------------------------------------------------------- output
+
+
+BLOCK_NOTE = ", tried to block: the dispatcher only advises"
+
+
+def _block_note(check):
+    """A row that exits 2 or prints a block loses it here, never silently: say so in the trace."""
+    if check.outcome in ("exit code 2", "returned 2"):
+        return BLOCK_NOTE
+    for line in check.stdout.getvalue().splitlines():
+        line = line.strip()
+        if not line.startswith("{"):
+            continue
+        try:
+            obj = _event.loads(line)
+        except (ValueError, RecursionError):
+            continue
+        if not isinstance(obj, dict):
+            continue
+        nested = obj.get("hookSpecificOutput")
+        for part in (obj, nested if isinstance(nested, dict) else {}):
+            if "permissionDecision" in part or part.get("decision") == "block" or part.get("continue") is False:
+                return BLOCK_NOTE
+    return ""
 
 
 def _contexts_from(stdout_text):

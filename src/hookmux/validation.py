@@ -116,6 +116,7 @@ def _check_event(event: str, entry: dict, root: Path, errors: list[str], warning
             errors.append(f"{where}.name: {name!r} repeats checks[{seen_names[name]}]")
         seen_names.setdefault(name, index)
         _check_script(where, row, root, errors)
+        _warn_blocking(where, row, root, warnings)
         _check_matcher(where, event, row, outer, errors, warnings, settings_matcher)
         timeout = row.get("timeout", 8)
         if settings_timeout is not None and timeout >= settings_timeout:
@@ -125,6 +126,14 @@ def _check_event(event: str, entry: dict, root: Path, errors: list[str], warning
             )
         if row.get("slow") and event in WAITING_EVENTS:
             warnings.append(f"{where}.slow: a slow row on {event} delays every call it matches")
+
+
+def _warn_blocking(where: str, row: dict, root: Path, warnings: list[str]) -> None:
+    from hookmux import blocking
+
+    found = blocking.script_reasons(root / row["script"])
+    if found:
+        warnings.append(f"{where}.script: {row['script']} tries to block ({', '.join(found)}); {blocking.ADVICE}")
 
 
 def _check_script(where: str, row: dict, root: Path, errors: list[str]) -> None:

@@ -8,11 +8,12 @@ import sys
 import tempfile
 from pathlib import Path
 
-from hookmux import resources, wiring
+from hookmux import blocking, resources, wiring
 
 HELP = "run the dispatcher (and the skill-redirect gate, where it is wired) on a payload file, with the trace"
 
 GATE_EVENTS = ("PreToolUse", "PostToolBatch", "preToolUse")
+BLOCK_NOTE = "tried to block: the dispatcher only advises"  # the dispatcher's trace says this
 
 
 def configure(parser) -> None:
@@ -59,7 +60,11 @@ def run(args) -> int:
     with tempfile.TemporaryDirectory(prefix="hookmux-try-") as state:
         env = dict(os.environ, HOOKMUX_STATE_DIR=state)
         command = [python, "-S", str(hooks.joinpath(*wiring.DISPATCH_SCRIPT)), *where, "--trace", args.event]
-        _show("dispatcher", subprocess.run(command, input=payload, capture_output=True, env=env))
+        dispatched = subprocess.run(command, input=payload, capture_output=True, env=env)
+        _show("dispatcher", dispatched)
+        for line in dispatched.stderr.decode("utf-8", "replace").splitlines():
+            if BLOCK_NOTE in line:
+                print(f"warning: {line.removeprefix('hookmux: ').split('  ')[0]} tried to block; {blocking.ADVICE}")
         if args.event in GATE_EVENTS:
             gate = [python, "-S", str(hooks.joinpath(*wiring.GATE_SCRIPT)), args.event]
             _show("skill-redirect gate", subprocess.run(gate, input=payload, capture_output=True, env=env))
