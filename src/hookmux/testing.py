@@ -44,7 +44,7 @@ from pathlib import Path
 from hookmux import resources, wiring
 
 __all__ = [
-    "HOSTS", "Call", "Result", "run_check", "run_manifest", "manifest_for",
+    "HOSTS", "Call", "Result", "run_check", "run_manifest", "manifest_for", "dispatcher",
     "pre_tool_use", "post_tool_use", "post_tool_batch", "user_prompt_submit", "session_start",
     "stop", "subagent_stop", "context_of",
 ]
@@ -114,8 +114,10 @@ def context_of(output: str) -> str:
 _DISPATCH = None
 
 
-def _dispatch_module():
-    """The package's own dispatcher, imported once (the same code ``hookmux install`` copies)."""
+def dispatcher():
+    """The package's own dispatcher module (``dispatch.py``), imported once: the same code
+    ``hookmux install`` copies. Its ``run(event, stdin_text, *, manifest, hooks_root, trace)``
+    is what ``run_manifest`` calls."""
     global _DISPATCH
     if _DISPATCH is None:
         folder = str(resources.hooks_tree().joinpath(*wiring.DISPATCH_SCRIPT[:-1]))
@@ -152,7 +154,7 @@ def run_manifest(manifest, call: Call, *, hooks_root=None, state_dir=None, env=N
     manifest = str(manifest) if isinstance(manifest, os.PathLike) else manifest
     root = str(hooks_root) if hooks_root is not None else None
     with _environment(state_dir, env), _kit_on_path():
-        output = _dispatch_module().run(call.event, call.stdin, manifest=manifest, hooks_root=root,
+        output = dispatcher().run(call.event, call.stdin, manifest=manifest, hooks_root=root,
                                         trace=lines.append)
     return Result(output, lines)
 
