@@ -36,6 +36,7 @@ from __future__ import annotations
 import contextlib
 import json
 import os
+import re
 import sys
 import tempfile
 from dataclasses import dataclass, field
@@ -52,6 +53,7 @@ __all__ = [
 HOSTS = ("claude", "copilot", "copilot-claude", "codex")
 SESSION = "hookmux-test-session"
 BLOCK_NOTE = "tried to block: the dispatcher only advises"
+_EMITTED = re.compile(r" emitted (\d+) chars(?!.*dropped)")
 
 
 @dataclass(frozen=True)
@@ -85,8 +87,22 @@ class Result:
 
     @property
     def contexts(self) -> list[str]:
-        """Each emitting row's context, in manifest order (split where the dispatcher joined them)."""
-        return [c for c in self.context.split("\n\n")] if self.context else []
+        """Each emitting row's context, in manifest order.
+
+        The dispatcher joins them with a blank line; the trace gives each row's size, so
+        contexts that hold blank lines themselves are still told apart (a row that printed
+        several context lines counts as one)."""
+        context = self.context
+        if not context:
+            return []
+        sizes = [int(m.group(1)) for m in map(_EMITTED.search, self.trace) if m]
+        if sum(sizes) + 2 * (len(sizes) - 1) == len(context):
+            out, at = [], 0
+            for size in sizes:
+                out.append(context[at:at + size])
+                at += size + 2
+            return out
+        return context.split("\n\n")
 
     @property
     def silent(self) -> bool:

@@ -104,3 +104,14 @@ def test_the_project_checks_test_through_it(tmp_path):
     call = testing.pre_tool_use("Bash", {"command": "rm -rf $BUILD"}, host="copilot")
     result = testing.run_check(HOOKS / "contraindication" / "check.py", call, matcher="^(Bash|PowerShell)$")
     assert "advice only" in result.context and json.loads(result.output).keys() == {"additionalContext"}
+
+
+def test_contexts_are_told_apart_even_when_they_hold_blank_lines(tmp_path):
+    for name, text in (("a", "first\n\nparagraph"), ("b", "second")):
+        (tmp_path / name).mkdir()
+        (tmp_path / name / "check.py").write_text(
+            "import json\ndef main():\n    print(json.dumps({'additionalContext': %r}))\n" % text)
+    manifest = {"version": 1, "hooks_root": str(tmp_path), "events": {"PreToolUse": {"checks": [
+        {"name": "a", "script": "a/check.py"}, {"name": "b", "script": "b/check.py"}]}}}
+    result = testing.run_manifest(manifest, testing.pre_tool_use("Bash", {"command": "ls"}))
+    assert result.contexts == ["first\n\nparagraph", "second"]
