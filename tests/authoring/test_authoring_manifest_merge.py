@@ -132,3 +132,13 @@ def test_a_user_row_named_like_a_shipped_row_is_refused(tmp_path):
     h.source = _upgraded_source(h)
     result = h.install(check=False)
     assert result.returncode == 1 and "has the name of a row hookmux ships; rename yours" in result.stderr
+
+
+def test_a_live_manifest_that_is_not_json_is_refused_with_its_line(h):
+    h.install()
+    path = manifest_path(h)
+    path.write_text(path.read_text().replace('"checks": [', '"checks": [,', 1))
+    before = path.read_bytes()
+    result = h.install(check=False)
+    assert result.returncode == 1 and f"{path}:" in result.stderr and "invalid JSON" in result.stderr
+    assert path.read_bytes() == before
