@@ -19,6 +19,7 @@ if os.path.dirname(HERE) not in sys.path:
     sys.path.append(os.path.dirname(HERE))  # the hooks tree, for _common
 from _common import event as _event  # noqa: E402
 from _common import hosts as _hosts  # noqa: E402
+from _common import manifest as _manifest  # noqa: E402
 
 # Kept for callers of dispatch.py; the facts live in hooks/_common/hosts.py.
 COPILOT_EVENTS = _hosts.EVENTS[_hosts.COPILOT]
@@ -29,13 +30,11 @@ MAX_CONTEXT_CHARS = 10_000
 TRUNCATION_MARK = "\n[hookmux: context truncated]"
 # What one check may print before the rest of its output is dropped.
 MAX_CAPTURE_CHARS = 1 << 20
-DEFAULT_TIMEOUT = 8.0
 # Seconds past the largest timeout before the process watchdog ends the dispatcher.
 WATCHDOG_GRACE = 1.0
 ALWAYS_ISOLATED = ("_common",)
 MODULE_PREFIX = "hookmux-check:"  # ':' cannot appear in an importable module name
 
-DEFAULT_MANIFEST = os.path.join(HERE, "manifest.json")
 
 
 # ---------------------------------------------------------------- the API
@@ -66,19 +65,17 @@ def _dispatch(event, stdin_text, manifest, hooks_root, trace):
         trace("%s: stop_hook_active, no rows run" % canonical)
         return ""
 
-    manifest_data, manifest_dir = _load_manifest(manifest)
-    root = _hooks_root(hooks_root, manifest_data, manifest_dir)
-    rows = _event_rows(manifest_data, canonical)
+    loaded = _manifest.load(manifest, hooks_root)
     tool_names = call.tool_names()
 
     row_lines = []  # (index, line): traced in manifest order once all rows are done
     selected = []
-    for index, row in enumerate(rows):
-        reason = _why_not_selected(row, call.payload, canonical, tool_names)
+    for row in loaded.rows(canonical):
+        reason = row.problem or _why_not_selected(row, call.payload, canonical, tool_names)
         if reason:
-            row_lines.append((index, "%s  skipped: %s" % (_row_label(row, index), reason)))
+            row_lines.append((row.index, "%s  skipped: %s" % (row.label(), reason)))
         else:
-            selected.append(_Check(index, row, root))
+            selected.append(_Check(row, loaded.hooks_root))
 
     contexts = _run_checks(selected, stdin_text, row_lines)
     for _, line in sorted(row_lines, key=lambda item: item[0]):
@@ -89,58 +86,21 @@ def _dispatch(event, stdin_text, manifest, hooks_root, trace):
 # ---------------------------------------------------------------- input
 
 
-def _load_manifest(manifest):
-    if isinstance(manifest, dict):
-        return manifest, os.getcwd()
-    path = os.path.abspath(manifest or DEFAULT_MANIFEST)
-    with open(path, encoding="utf-8") as handle:
-        data = _event.loads(handle.read())
-    if not isinstance(data, dict):
-        raise ValueError("manifest is not a JSON object")
-    return data, os.path.dirname(path)
-
-
-def _hooks_root(override, manifest_data, manifest_dir):
-    """--hooks-root (relative to the cwd), else the manifest's (relative to its folder)."""
-    if override is not None:
-        return os.path.abspath(os.path.expandvars(os.path.expanduser(override)))
-    root = manifest_data.get("hooks_root")
-    if not isinstance(root, str) or not root:
-        raise ValueError("no hooks_root")
-    root = os.path.expandvars(os.path.expanduser(root))
-    return os.path.abspath(os.path.join(manifest_dir, root))
-
-
-def _event_rows(manifest_data, canonical):
-    events = manifest_data.get("events")
-    entry = events.get(canonical) if isinstance(events, dict) else None
-    checks = entry.get("checks") if isinstance(entry, dict) else None
-    return checks if isinstance(checks, list) else []
-
-
 def _why_not_selected(row, payload, canonical, tool_names):
     """None when the row runs, else the reason it does not."""
-    if not isinstance(row, dict) or not isinstance(row.get("script"), str):
-        return "malformed row"
-    matcher = row.get("matcher")
-    if matcher is None:
+    if row.matcher is None:
         return None
     if payload is None:
         return "payload is not a JSON object"
     if canonical not in _hosts.TOOL_EVENTS:
         return "event has no tool"
     try:
-        pattern = re.compile(matcher)
+        pattern = re.compile(row.matcher)
     except (re.error, TypeError):
         return "matcher does not compile"
     if any(pattern.search(name) for name in tool_names):
         return None
     return "matcher does not match tool"
-
-
-def _row_label(row, index):
-    name = row.get("name") if isinstance(row, dict) else None
-    return "[%d] %s" % (index, name if isinstance(name, str) else "?")
 
 
 # ---------------------------------------------------------------- running checks
@@ -149,16 +109,15 @@ def _row_label(row, index):
 class _Check:
     """One selected row: its import, its thread and what it produced."""
 
-    def __init__(self, index, row, root):
-        self.index = index
-        self.label = _row_label(row, index)
-        self.script = os.path.normpath(os.path.join(root, row["script"]))
+    def __init__(self, row, root):
+        self.index = row.index
+        self.label = row.label()
+        self.script = row.path
         self.root = root
-        self.args = [str(a) for a in row.get("args") or []] if isinstance(row.get("args"), list) else []
-        self.timeout = _timeout(row.get("timeout"))
-        isolate = row.get("isolate")
-        self.isolate = ALWAYS_ISOLATED + tuple(m for m in isolate or () if isinstance(m, str))
-        self.emits = row.get("emits", True) is not False
+        self.args = row.args
+        self.timeout = row.timeout
+        self.isolate = ALWAYS_ISOLATED + row.isolate
+        self.emits = row.emits
         self.main = None
         self.stdout = _Capture()
         self.stderr = _Capture()
@@ -225,12 +184,6 @@ def _forget_helpers(before, folder):
         path = getattr(sys.modules.get(name), "__file__", None) or ""
         if path.startswith(prefix) and not name.startswith(MODULE_PREFIX):
             del sys.modules[name]
-
-
-def _timeout(value):
-    if isinstance(value, (int, float)) and not isinstance(value, bool) and value > 0:
-        return float(value)
-    return DEFAULT_TIMEOUT
 
 
 def _takes_argument(function):

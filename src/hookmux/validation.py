@@ -1,15 +1,20 @@
 """Check a manifest the way the dispatcher and the hosts will read it.
 
-Every problem names its exact place, cfgv-style: ``events.PreToolUse.checks[2].matcher: ...``.
+Every message carries the file and names the row by its id, cfgv-style:
+``manifest.json: events.PreToolUse.checks[1](name='x').matcher: ...``. The schema
+comes first (its messages rewritten as sentences, see ``schema_sentence``); then
+the manifest is read by the runtime's own loader (``hooks/_common/manifest.py``,
+defaults applied, hooks_root resolved) and its rows are checked against the hooks
+tree and the hosts' tool names.
 """
 from __future__ import annotations
 
 import json
-import os
 import re
 from pathlib import Path
 
 from hookmux import resources
+from hookmux.errors import HookmuxError
 
 _hosts = resources.runtime("hosts")
 # Tool names as the dispatcher sees them, on every host (Copilot's and Codex's after the
@@ -22,8 +27,18 @@ TOOL_EVENTS = _hosts.TOOL_EVENTS
 WAITING_EVENTS = ("PreToolUse", "UserPromptSubmit")
 _SIMPLE_MATCHER = re.compile(r"^[A-Za-z0-9_]+(\|[A-Za-z0-9_]+)*$")
 
+# What each pattern in manifest.schema.json asks for, by the field it applies to.
+PATTERN_SENTENCES = {
+    "name": "a name is 1 to 100 letters, digits, '_', '.', '/' or '-', starting with a letter or digit",
+    "script": "a script is a path to a .py file relative to hooks_root, with no leading '/' and no '..'",
+    "isolate": "each entry is a top-level module name (letters, digits and '_', not starting with a digit)",
+    "side_effect": "a side_effect is a label of 1 to 40 lower-case letters, digits or '-', starting with a letter",
+}
+TYPE_NAMES = {"number": "a number", "string": "a string", "array": "a list", "object": "an object",
+              "boolean": "true or false", "null": "null", "integer": "an integer"}
 
-class ManifestError(Exception):
+
+class ManifestError(HookmuxError):
     """The manifest could not be read at all."""
 
 
@@ -32,24 +47,30 @@ def load_json(path: Path):
         text = path.read_text(encoding="utf-8")
     except OSError as exc:
         raise ManifestError(f"{path}: cannot read: {exc.strerror or exc}") from None
+    except UnicodeDecodeError as exc:
+        raise ManifestError(f"{path}: not UTF-8: {exc.reason}") from None
     try:
         return json.loads(text)
     except json.JSONDecodeError as exc:
         raise ManifestError(f"{path}:{exc.lineno}:{exc.colno}: invalid JSON: {exc.msg}") from None
+    except (ValueError, RecursionError) as exc:
+        raise ManifestError(f"{path}: invalid JSON: {type(exc).__name__}") from None
 
 
-def place(parts) -> str:
+def place(parts, data=None) -> str:
+    """``events.E.checks[1](name='x').field`` for a path into the manifest ``data``."""
     out = ""
+    node = data
     for part in parts:
         out += f"[{part}]" if isinstance(part, int) else (f".{part}" if out else str(part))
+        try:
+            node = node[part] if node is not None else None
+        except (KeyError, IndexError, TypeError):
+            node = None
+        if isinstance(part, int) and isinstance(node, dict) and isinstance(node.get("name"), str) and \
+                out.rsplit(".", 1)[-1].startswith("checks["):
+            out += f"(name={node['name']!r})"
     return out or "(top level)"
-
-
-def hooks_root_of(manifest: dict, manifest_path: Path, override: str | os.PathLike | None) -> Path:
-    if override is not None:
-        return Path(os.path.expandvars(os.path.expanduser(str(override)))).absolute()
-    root = os.path.expandvars(os.path.expanduser(str(manifest.get("hooks_root", ""))))
-    return (manifest_path.parent / root).resolve()
 
 
 def settings_matcher_catches(settings_matcher: str | None, tool: str) -> bool:
@@ -65,22 +86,22 @@ def settings_matcher_catches(settings_matcher: str | None, tool: str) -> bool:
 
 
 def validate_manifest(manifest_path, hooks_root=None) -> tuple[list[str], list[str]]:
-    """Return (errors, warnings) for the manifest file; each is "place: message"."""
+    """Return (errors, warnings) for the manifest file; each is "FILE: place: message"."""
     manifest_path = Path(manifest_path)
     try:
-        manifest = load_json(manifest_path)
+        data = load_json(manifest_path)
     except ManifestError as exc:
         return [str(exc)], []
-    errors = schema_errors(manifest)
-    if errors:
-        return errors, []
-    root = hooks_root_of(manifest, manifest_path, hooks_root)
+    errors = schema_errors(data)
     warnings: list[str] = []
-    if not root.is_dir():
-        errors.append(f"hooks_root: {root} is not a folder")
-    for event, entry in manifest["events"].items():
-        _check_event(event, entry, root, errors, warnings)
-    return errors, warnings
+    if not errors:
+        manifest = resources.runtime("manifest").from_data(data, str(manifest_path.absolute()), hooks_root)
+        root = Path(manifest.hooks_root)
+        if not root.is_dir():
+            errors.append(f"hooks_root: {root} is not a folder")
+        for entry in manifest.events.values():
+            _check_event(entry, root, errors, warnings)
+    return [f"{manifest_path}: {line}" for line in errors], [f"{manifest_path}: {line}" for line in warnings]
 
 
 def schema_errors(manifest) -> list[str]:
@@ -89,12 +110,41 @@ def schema_errors(manifest) -> list[str]:
     schema = json.loads(resources.schema_path().read_text(encoding="utf-8"))
     validator = jsonschema.Draft202012Validator(schema)
     found = sorted(validator.iter_errors(manifest), key=lambda e: list(map(str, e.absolute_path)))
-    return [f"{place(error.absolute_path)}: {error.message}" for error in found]
+    return [f"{place(error.absolute_path, manifest)}: {schema_sentence(error)}" for error in found]
 
 
-def _check_event(event: str, entry: dict, root: Path, errors: list[str], warnings: list[str]) -> None:
-    settings_matcher = entry.get("settings_matcher")
-    settings_timeout = entry.get("settings_timeout")
+def schema_sentence(error) -> str:
+    """jsonschema's message as a sentence: no raw regexes, the allowed values spelled out."""
+    kind, value, expected = error.validator, error.instance, error.validator_value
+    field = next((part for part in reversed(error.absolute_path) if isinstance(part, str)), None)
+    if kind == "pattern":
+        rule = PATTERN_SENTENCES.get(field, "it does not have the expected form")
+        return f"{value!r} is not allowed: {rule}"
+    if kind == "required":
+        missing = [name for name in expected if not isinstance(value, dict) or name not in value]
+        return f"'{missing[0] if missing else expected[0]}' is required"
+    if kind == "additionalProperties":
+        allowed = sorted(error.schema.get("properties", {}))
+        unknown = sorted(set(value) - set(allowed)) if isinstance(value, dict) else []
+        return f"unknown field{'s' if len(unknown) > 1 else ''} {', '.join(map(repr, unknown))} (allowed: {', '.join(allowed)})"
+    if kind == "type":
+        wanted = expected if isinstance(expected, list) else [expected]
+        return f"{value!r} should be {' or '.join(TYPE_NAMES.get(t, t) for t in wanted)}"
+    if kind == "enum":
+        return f"{value!r} is not one of {', '.join(map(str, expected))}"
+    if kind == "const":
+        return f"{value!r} should be {expected!r}"
+    if kind == "minLength":
+        return "must not be empty"
+    if kind == "exclusiveMinimum":
+        return f"{value!r} should be more than {expected}"
+    if kind == "maximum":
+        return f"{value!r} should be at most {expected}"
+    return error.message
+
+
+def _check_event(entry, root: Path, errors: list[str], warnings: list[str]) -> None:
+    event, settings_matcher, settings_timeout = entry.name, entry.settings_matcher, entry.settings_timeout
     if settings_matcher not in (None, "", "*"):
         try:
             re.compile(settings_matcher)
@@ -109,37 +159,35 @@ def _check_event(event: str, entry: dict, root: Path, errors: list[str], warning
             f"when Copilot loads a Claude-format settings file (its matching is case-sensitive)"
         )
     seen_names: dict[str, int] = {}
-    for index, row in enumerate(entry["checks"]):
-        where = f"events.{event}.checks[{index}]"
-        name = row["name"]
-        if name in seen_names:
-            errors.append(f"{where}.name: {name!r} repeats checks[{seen_names[name]}]")
-        seen_names.setdefault(name, index)
+    for row in entry.rows:
+        where = row.ref()
+        if row.name in seen_names:
+            errors.append(f"{where}.name: {row.name!r} repeats checks[{seen_names[row.name]}]")
+        seen_names.setdefault(row.name, row.index)
         _check_script(where, row, root, errors)
-        _warn_blocking(where, row, root, warnings)
+        _warn_blocking(where, row, warnings)
         _check_matcher(where, event, row, outer, errors, warnings, settings_matcher)
-        timeout = row.get("timeout", 8)
-        if settings_timeout is not None and timeout >= settings_timeout:
+        if settings_timeout is not None and row.timeout >= settings_timeout:
             errors.append(
-                f"{where}.timeout: {timeout} s is not below the event's settings_timeout "
-                f"{settings_timeout} s: the host would kill the dispatcher first"
+                f"{where}.timeout: {row.timeout:g} s is not below the event's settings_timeout "
+                f"{settings_timeout:g} s: the host would kill the dispatcher first"
             )
-        if row.get("slow") and event in WAITING_EVENTS:
+        if row.slow and event in WAITING_EVENTS:
             warnings.append(f"{where}.slow: a slow row on {event} delays every call it matches")
 
 
-def _warn_blocking(where: str, row: dict, root: Path, warnings: list[str]) -> None:
+def _warn_blocking(where: str, row, warnings: list[str]) -> None:
     from hookmux import blocking
 
-    found = blocking.script_reasons(root / row["script"])
+    found = blocking.script_reasons(Path(row.path))
     if found:
-        warnings.append(f"{where}.script: {row['script']} tries to block ({', '.join(found)}); {blocking.ADVICE}")
+        warnings.append(f"{where}.script: {row.script} tries to block ({', '.join(found)}); {blocking.ADVICE}")
 
 
-def _check_script(where: str, row: dict, root: Path, errors: list[str]) -> None:
-    script = (root / row["script"]).resolve()
+def _check_script(where: str, row, root: Path, errors: list[str]) -> None:
+    script = Path(row.path)
     if root.is_dir() and not script.is_file():
-        errors.append(f"{where}.script: {row['script']} not found under {root}")
+        errors.append(f"{where}.script: {row.script} not found under {root}")
         return
     if script.name == "check.py" and script.parent.name == "contraindication":
         from hookmux.contraindications import check_registry
@@ -149,7 +197,7 @@ def _check_script(where: str, row: dict, root: Path, errors: list[str]) -> None:
 
 
 def _check_matcher(where, event, row, outer, errors, warnings, settings_matcher=None) -> None:
-    matcher = row.get("matcher")
+    matcher = row.matcher
     if matcher is None:
         return
     try:
@@ -164,7 +212,7 @@ def _check_matcher(where, event, row, outer, errors, warnings, settings_matcher=
     if not reachable:
         from hookmux import reach
 
-        wider = reach.widen(settings_matcher, [row])
+        wider = reach.widen(settings_matcher, [{"matcher": matcher}])
         fix = f"; widen settings_matcher to {wider!r} (hookmux install does)" if wider else ""
         errors.append(
             f"{where}.matcher: {matcher!r} matches no known tool that the event's "

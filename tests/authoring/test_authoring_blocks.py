@@ -58,9 +58,9 @@ def test_validate_and_try_warn(tmp_path):
     validate = subprocess.run([PYTHON, "-m", "hookmux.cli", "validate", str(manifest)], capture_output=True,
                               text=True, cwd=REPO, env=env)
     assert validate.returncode == 0, validate.stdout
-    assert ("warning: events.PreToolUse.checks[0].script: deny/check.py tries to block (prints a permissionDecision); "
-            "the dispatcher only advises") in validate.stdout
-    assert "checks[1].script: exit2/check.py tries to block (exits 2)" in validate.stdout
+    assert (f"warning: {manifest}: events.PreToolUse.checks[0](name='deny').script: deny/check.py tries to block "
+            "(prints a permissionDecision); the dispatcher only advises") in validate.stdout
+    assert "checks[1](name='exit2').script: exit2/check.py tries to block (exits 2)" in validate.stdout
     payload = tmp_path / "p.json"
     payload.write_text(testing.pre_tool_use("Bash", {"command": "ls"}).stdin)
     tried = subprocess.run([PYTHON, "-m", "hookmux.cli", "try", str(payload), "--manifest", str(manifest)],

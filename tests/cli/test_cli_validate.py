@@ -33,50 +33,53 @@ def test_valid_manifest_with_relative_hooks_root(tmp_path):
 
 
 @pytest.mark.parametrize("row, expected", [
-    ({"name": "a", "script": "a/check.py", "matcher": "Bash("}, "events.PreToolUse.checks[0].matcher: does not compile"),
-    ({"name": "a", "script": "b/check.py"}, "events.PreToolUse.checks[0].script: b/check.py not found under"),
-    ({"name": "a", "script": "a/check.py", "timeout": "8"}, "events.PreToolUse.checks[0].timeout: '8' is not of type 'number'"),
-    ({"name": "a", "script": "a/check.py", "colour": 1}, "events.PreToolUse.checks[0]: Additional properties are not allowed ('colour' was unexpected)"),
-    ({"name": "a", "script": "../x.py"}, "events.PreToolUse.checks[0].script: '../x.py' does not match"),
-    ({"script": "a/check.py"}, "events.PreToolUse.checks[0]: 'name' is a required property"),
-    ({"name": "a", "script": "a/check.py", "isolate": ["not-a-module"]}, "events.PreToolUse.checks[0].isolate[0]: 'not-a-module' does not match"),
-    ({"name": "a", "script": "a/check.py", "matcher": "^Read$"}, "events.PreToolUse.checks[0].matcher: '^Read$' matches no known tool that the event's settings_matcher lets through"),
-    ({"name": "a", "script": "a/check.py", "timeout": 10}, "events.PreToolUse.checks[0].timeout: 10 s is not below the event's settings_timeout 10 s"),
+    ({"name": "a", "script": "a/check.py", "matcher": "Bash("}, "events.PreToolUse.checks[0](name='a').matcher: does not compile"),
+    ({"name": "a", "script": "b/check.py"}, "events.PreToolUse.checks[0](name='a').script: b/check.py not found under"),
+    ({"name": "a", "script": "a/check.py", "timeout": "8"}, "events.PreToolUse.checks[0](name='a').timeout: '8' should be a number"),
+    ({"name": "a", "script": "a/check.py", "colour": 1}, "events.PreToolUse.checks[0](name='a'): unknown field 'colour' (allowed: args, emits, isolate, matcher, name, script, side_effect, slow, timeout)"),
+    ({"name": "a", "script": "../x.py"}, "events.PreToolUse.checks[0](name='a').script: '../x.py' is not allowed: a script is a path to a .py file relative to hooks_root, with no leading '/' and no '..'"),
+    ({"script": "a/check.py"}, "events.PreToolUse.checks[0]: 'name' is required"),
+    ({"name": "a", "script": "a/check.py", "isolate": ["not-a-module"]}, "events.PreToolUse.checks[0](name='a').isolate[0]: 'not-a-module' is not allowed: each entry is a top-level module name"),
+    ({"name": "a", "script": "a/check.py", "matcher": "^Read$"}, "events.PreToolUse.checks[0](name='a').matcher: '^Read$' matches no known tool that the event's settings_matcher lets through"),
+    ({"name": "a", "script": "a/check.py", "timeout": 10}, "events.PreToolUse.checks[0](name='a').timeout: 10 s is not below the event's settings_timeout 10 s"),
 ])
 def test_errors_name_the_place(tmp_path, row, expected):
-    result = validate(str(write(tmp_path, [row], settings_matcher="Bash", settings_timeout=10)))
+    path = write(tmp_path, [row], settings_matcher="Bash", settings_timeout=10)
+    result = validate(str(path))
     assert result.returncode == 1
-    assert f"error: {expected}" in result.stdout
+    assert f"error: {path}: {expected}" in result.stdout
+    assert "^(?!" not in result.stdout  # no raw schema regex
+    assert all(line.startswith(("error: " + str(path), "warning: " + str(path), str(path))) for line in result.stdout.splitlines())
 
 
 def test_matcher_on_an_event_without_tool_is_an_error(tmp_path):
     result = validate(str(write(tmp_path, [{"name": "a", "script": "a/check.py", "matcher": "Bash"}], event="SessionStart")))
     assert result.returncode == 1
-    assert "error: events.SessionStart.checks[0].matcher: SessionStart carries no tool name" in result.stdout
+    assert "events.SessionStart.checks[0](name='a').matcher: SessionStart carries no tool name" in result.stdout
 
 
 def test_unknown_event_is_an_error(tmp_path):
     result = validate(str(write(tmp_path, [{"name": "a", "script": "a/check.py"}], event="PreToolUse2")))
     assert result.returncode == 1
-    assert "error: events: 'PreToolUse2' is not one of" in result.stdout
+    assert "events: 'PreToolUse2' is not one of PreToolUse, PostToolUse" in result.stdout
 
 
 def test_repeated_name_is_an_error(tmp_path):
     rows = [{"name": "a", "script": "a/check.py"}, {"name": "a", "script": "a/check.py"}]
     result = validate(str(write(tmp_path, rows)))
-    assert "error: events.PreToolUse.checks[1].name: 'a' repeats checks[0]" in result.stdout
+    assert "events.PreToolUse.checks[1](name='a').name: 'a' repeats checks[0]" in result.stdout
 
 
 def test_unanchored_matcher_that_catches_other_tools_warns(tmp_path):
     result = validate(str(write(tmp_path, [{"name": "a", "script": "a/check.py", "matcher": "Edit"}])))
     assert result.returncode == 0
-    assert "warning: events.PreToolUse.checks[0].matcher: unanchored 'Edit' also catches MultiEdit, NotebookEdit" in result.stdout
+    assert "events.PreToolUse.checks[0](name='a').matcher: unanchored 'Edit' also catches MultiEdit, NotebookEdit" in result.stdout
 
 
 def test_slow_row_on_pre_tool_use_warns(tmp_path):
     result = validate(str(write(tmp_path, [{"name": "a", "script": "a/check.py", "slow": True}])))
     assert result.returncode == 0
-    assert "warning: events.PreToolUse.checks[0].slow" in result.stdout
+    assert "events.PreToolUse.checks[0](name='a').slow" in result.stdout
 
 
 def test_malformed_json_names_file_and_line(tmp_path):
@@ -93,12 +96,24 @@ def test_missing_hooks_root_folder(tmp_path):
     data["hooks_root"] = str(tmp_path / "gone")
     path.write_text(json.dumps(data))
     result = validate(str(path))
-    assert result.returncode == 1 and "error: hooks_root:" in result.stdout
+    assert result.returncode == 1 and f"error: {path}: hooks_root:" in result.stdout
 
 
 def test_settings_matcher_that_misses_copilots_lower_case_names_warns(tmp_path):
     result = validate(str(write(tmp_path, [{"name": "a", "script": "a/check.py"}], settings_matcher="Bash")))
     assert result.returncode == 0
-    assert "warning: events.PreToolUse.settings_matcher: 'Bash' misses Copilot's bash" in result.stdout
+    assert "events.PreToolUse.settings_matcher: 'Bash' misses Copilot's bash" in result.stdout
     result = validate(str(write(tmp_path, [{"name": "a", "script": "a/check.py"}], settings_matcher="Bash|bash")))
     assert "warning:" not in result.stdout
+
+
+def test_absolute_hooks_root_with_a_dollar_is_used_as_written(tmp_path):
+    """An installer-written absolute hooks_root is never expanded: a HOME named a$b must work (issue 20, item 7)."""
+    folder = tmp_path / "a$HOME_b"
+    folder.mkdir()
+    path = write(folder, [{"name": "a", "script": "a/check.py"}])
+    data = json.loads(path.read_text())
+    data["hooks_root"] = str(folder)
+    path.write_text(json.dumps(data))
+    result = validate(str(path))
+    assert result.returncode == 0, result.stdout

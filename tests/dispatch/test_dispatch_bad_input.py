@@ -240,4 +240,4 @@ def test_invalid_manifest_makes_validate_fail_naming_the_place(tmp_path):
     path = write_manifest(tmp_path / "manifest.json", data)
     result = subprocess.run([PYTHON, "-m", "hookmux.cli", "validate", str(path)], capture_output=True, text=True, cwd=REPO)
     assert result.returncode == 1
-    assert "events.PreToolUse.checks[1].timeout: 'slow' is not of type 'number'" in result.stdout
+    assert "events.PreToolUse.checks[1](name='a/check').timeout: 'slow' should be a number" in result.stdout

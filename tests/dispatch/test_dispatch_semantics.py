@@ -184,6 +184,20 @@ def test_manifest_path_and_hooks_root_with_user_and_vars(tmp_path, monkeypatch):
     assert context_of(dispatch.run("PreToolUse", bash_payload(), manifest=str(path))) == "via-path"
 
 
+@pytest.mark.parametrize("folder", ["a$HOME_b", "a$b", "x~y"])
+def test_absolute_hooks_root_is_used_as_written(tmp_path, monkeypatch, folder):
+    """An installer-written absolute hooks_root is never expanded: a HOME named a$b must work (issue 20, item 7)."""
+    root = tmp_path / folder
+    emitter(root, "a/check.py", "literal")
+    monkeypatch.setenv("HOME", str(tmp_path / "elsewhere"))
+    monkeypatch.setenv("b", "expanded")
+    path = root / "m.json"
+    path.write_text(json.dumps(manifest(root, [{"script": "a/check.py"}])))
+    assert context_of(dispatch.run("PreToolUse", bash_payload(), manifest=str(path))) == "literal"
+    data = manifest(tmp_path / "missing", [{"script": "a/check.py"}])
+    assert context_of(dispatch.run("PreToolUse", bash_payload(), manifest=data, hooks_root=str(root))) == "literal"
+
+
 def test_hooks_root_argument_overrides_manifest(tmp_path):
     other = tmp_path / "other"
     emitter(other, "a/check.py", "override")

@@ -94,7 +94,7 @@ def test_validation_failure_after_copy_rolls_everything_back(tmp_path):
     result = h.hookmux("install", "--target", str(h.target), "--settings", str(h.settings),
                        "--source", str(bad), "--copilot-hooks-dir", str(h.copilot_dir))
     assert result.returncode == 1
-    assert "events.Stop.checks[0].timeout" in result.stderr and "nothing was changed" in result.stderr
+    assert "events.Stop.checks[0](name=" in result.stderr and ").timeout: " in result.stderr and "nothing was changed" in result.stderr
     after = snapshot(h.root)
     after.pop("state", None), after.pop("state/install.lock", None)
     assert after == before

@@ -6,6 +6,7 @@ import json
 import os
 from pathlib import Path
 
+from hookmux import resources
 from hookmux.installer import jsonfile, manifest_merge, merge, record as records, tree
 from hookmux.installer.jsonfile import JsonFileError
 from hookmux.installer.plan import version
@@ -104,7 +105,8 @@ def status(target: Path, settings: Path | None, copilot_dir: Path | None) -> dic
         try:
             manifest = json.loads((target / tree.MANIFEST).read_bytes())
             report["hooks_root"] = manifest.get("hooks_root")
-            if os.path.normpath(os.path.expanduser(str(manifest.get("hooks_root")))) != str(target):
+            resolve = resources.runtime("manifest").resolve_hooks_root
+            if resolve(manifest, str(target / tree.MANIFEST)) != os.path.normpath(str(target)):
                 problems.append(f"installed manifest's hooks_root {manifest.get('hooks_root')!r} is not {target}")
         except (OSError, ValueError, AttributeError) as exc:
             problems.append(f"{target / tree.MANIFEST}: unreadable ({exc})")
