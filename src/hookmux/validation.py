@@ -213,7 +213,7 @@ def _check_matcher(where, event, row, outer, errors, warnings, settings_matcher=
         from hookmux import reach
 
         wider = reach.widen(settings_matcher, [{"matcher": matcher}])
-        fix = f"; widen settings_matcher to {wider!r} (hookmux install does)" if wider else ""
+        fix = f"; widen settings_matcher to {wider!r} (hookmux install does so for a matcher it owns)" if wider else ""
         errors.append(
             f"{where}.matcher: {matcher!r} matches no known tool that the event's "
             f"settings_matcher lets through, so the row never runs{fix}"
