@@ -142,3 +142,15 @@ def test_a_live_manifest_that_is_not_json_is_refused_with_its_line(h):
     result = h.install(check=False)
     assert result.returncode == 1 and f"{path}:" in result.stderr and "invalid JSON" in result.stderr
     assert path.read_bytes() == before
+
+
+def test_dry_run_shows_the_merge_as_a_diff_and_writes_nothing(h):
+    h.install()
+    add_user_row(h)
+    (h.root / "v2").mkdir()
+    h.source = _upgraded_source(h)
+    before = manifest_path(h).read_bytes()
+    out = h.install("--dry-run").stdout
+    assert f"--- {manifest_path(h)}" in out and '-          "timeout": 8,' in out and '+          "timeout": 7,' in out
+    assert USER_ROW not in [line[1:].strip() for line in out.splitlines() if line[:1] in "+-"]
+    assert manifest_path(h).read_bytes() == before

@@ -259,6 +259,8 @@ def describe(plan: Plan, out: TextIO) -> None:
             out.write(f"backup {target / rel}\n")
         for rel in tp.writes:
             out.write(f"write  {target / rel}\n")
+            if rel == tree.MANIFEST and (target / rel).is_file():  # merged into the user's: show how
+                out.write(_diff(str(target / rel), (target / rel).read_bytes(), tp.writes[rel].data))
         for rel in tp.deletes:
             out.write(f"delete {target / rel}\n")
         record_path = records.path_of(target)
