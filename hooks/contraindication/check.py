@@ -32,6 +32,11 @@ MAX_FIELD_CHARS = 600
 MAX_CONTEXT_CHARS = 4000
 # Only this much of the serialized input is searched, which bounds the regex work.
 MAX_INPUT_CHARS = 100_000
+# A row whose leading word occurs more often than this in one call is searched only in the
+# text before the next occurrence: the patterns' windows make each occurrence cost up to a few
+# hundred steps per later word, so a contrived command repeating "git push" 11,000 times took
+# seconds (issue 20.7). Real commands name a tool a handful of times.
+MAX_ANCHORS = 32
 ROW_FIELDS = ("id", "tool_pattern", "input_pattern", "harm", "safe_alternative")
 ID_PATTERN = r"[A-Z0-9][A-Z0-9._-]{0,63}"
 
@@ -117,12 +122,22 @@ def matching_rows(rows, tool_name, serialized_input):
             words = leading_words(row["input_pattern"])
             if words and not any(word in lowered for word in words):
                 continue
-            if not re.search(row["input_pattern"], serialized_input, re.IGNORECASE | re.ASCII):
+            text = _anchored_prefix(words, serialized_input) if words else serialized_input
+            if not re.search(row["input_pattern"], text, re.IGNORECASE | re.ASCII):
                 continue
         except (re.error, RecursionError, OverflowError):
             continue
         matched.append(row)
     return matched
+
+
+def _anchored_prefix(words, text):
+    """``text`` up to the (MAX_ANCHORS + 1)-th place where one of ``words`` starts a word."""
+    starts = re.finditer(r"\b(?:%s)" % "|".join(map(re.escape, words)), text, re.IGNORECASE | re.ASCII)
+    for count, match in enumerate(starts, 1):
+        if count > MAX_ANCHORS:
+            return text[: match.start()]
+    return text
 
 
 _WORD_CHARS = frozenset("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_-")
@@ -243,11 +258,17 @@ def _first_time(session_id, ids):
         return True
 
 
+_SAFE_TOOL_NAME = re.compile(r"[A-Za-z][A-Za-z0-9_.:-]{0,63}")
+
+
 def _advisory(tool_name, rows):
     plural = "s" if len(rows) > 1 else ""
+    # The name comes from the payload and rows match it with re.search: never echo escapes,
+    # newlines or a paragraph of text into what the model reads.
+    shown = tool_name if _SAFE_TOOL_NAME.fullmatch(tool_name) else "tool"
     lines = [
         "hookmux contraindication advisory (advice only; the call was not blocked): "
-        "this %s call matches known hazard%s %s." % (tool_name, plural, ", ".join(row["id"] for row in rows))
+        "this %s call matches known hazard%s %s." % (shown, plural, ", ".join(row["id"] for row in rows))
     ]
     for row in rows:
         lines.append(

@@ -56,20 +56,38 @@ def looks_like_shim(path: os.PathLike | str) -> bool:
         return False
 
 
-def hook_command(python: str, script: os.PathLike | str, event: str | None = None) -> str:
-    """``"<python>" -S "<script>" [EVENT]``, every path quoted for sh/bash.
+# Interpreter flags of every wired command. -S: no site-packages (the hooks use the standard
+# library only; the dispatcher loads site itself if a check needs a third-party module).
+# -E: no PYTHON* variables, so a PYTHONPATH set by direnv or a devcontainer cannot make a
+# hook import a project's json.py or re.py.
+PYTHON_FLAGS = ("-S", "-E")
+# Appended to every wired command: when the interpreter or the script is gone (a venv deleted,
+# the hooks folder moved) the shell exits 127 or CPython exits 2, and 2 is the hosts' block
+# code (Copilot denies on any non-zero exit). The hooks exit 0 themselves and deny with JSON,
+# so the suffix loses nothing; it costs the shell one fork.
+FAIL_OPEN = "|| true"
 
-    ``-S`` skips site-packages: the hooks use the standard library only, and
-    the dispatcher loads site itself if a check needs a third-party module.
-    """
-    parts = [shlex.quote(str(python)), "-S", shlex.quote(str(script))]
+
+def hook_command(python: str, script: os.PathLike | str, event: str | None = None,
+                 options: list[str] | tuple[str, ...] = ()) -> str:
+    """``'<python>' -S -E '<script>' [OPTIONS] [EVENT] || true``, every word quoted for sh/bash."""
+    parts = [shlex.quote(str(python)), *PYTHON_FLAGS, shlex.quote(str(script)), *map(shlex.quote, options)]
     if event:
         parts.append(shlex.quote(event))
-    return " ".join(parts)
+    return " ".join(parts) + " " + FAIL_OPEN
 
 
-def dispatcher_command(python: str, target: os.PathLike | str, event: str) -> str:
-    return hook_command(python, Path(target).joinpath(*DISPATCH_SCRIPT), event)
+def argv(command: str) -> list[str]:
+    """The words of a command ``hook_command`` wrote, without the fail-open suffix: what runs
+    when the command is started without a shell."""
+    words = shlex.split(command)
+    suffix = FAIL_OPEN.split()
+    return words[: -len(suffix)] if words[-len(suffix):] == suffix else words
+
+
+def dispatcher_command(python: str, target: os.PathLike | str, event: str,
+                       options: list[str] | tuple[str, ...] = ()) -> str:
+    return hook_command(python, Path(target).joinpath(*DISPATCH_SCRIPT), event, options)
 
 
 def gate_command(python: str, target: os.PathLike | str, event: str) -> str:

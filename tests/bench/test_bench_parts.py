@@ -10,6 +10,7 @@ import jsonschema
 import pytest
 
 from hookmux_testing import REPO, run_hook
+from hookmux import wiring
 from hookmux.bench import cases, importtime, report
 from hookmux.bench.runner import Invocation, Sample, measure, round_robin
 from hookmux.bench.skills_tree import make_skills_tree
@@ -62,11 +63,10 @@ def test_skills_tree_has_130_distinct_skills_none_an_agent(tmp_path):
     assert cases.AGENT_ONLY_NAME not in names
 
 
-def test_with_flags_goes_before_the_event():
-    command = "'/x y/python' -S '/t t/_dispatch/dispatch.py' PreToolUse"
-    assert cases._with_flags(command, ["--manifest", "/m n.json"]) == (
-        "'/x y/python' -S '/t t/_dispatch/dispatch.py' --manifest '/m n.json' PreToolUse"
-    )
+def test_dispatcher_options_go_before_the_event():
+    command = wiring.dispatcher_command("/x y/python", "/t t", "PreToolUse", ["--manifest", "/m n.json"])
+    assert wiring.argv(command) == [
+        "/x y/python", "-S", "-E", "/t t/_dispatch/dispatch.py", "--manifest", "/m n.json", "PreToolUse"]
 
 
 def test_measure_reports_each_exit_code_and_a_duration(tmp_path):

@@ -9,9 +9,9 @@ from hookmux import wiring
 def test_hook_command_quotes_paths_and_uses_no_site(tmp_path):
     target = tmp_path / "my hooks"
     command = wiring.dispatcher_command("/opt/py 3/bin/python3", target, "PreToolUse")
-    assert command == f"'/opt/py 3/bin/python3' -S '{target}/_dispatch/dispatch.py' PreToolUse"
+    assert command == f"'/opt/py 3/bin/python3' -S -E '{target}/_dispatch/dispatch.py' PreToolUse || true"
     assert wiring.gate_command("/usr/bin/python3", target, "preToolUse") == (
-        f"/usr/bin/python3 -S '{target}/skill-redirect/skill_redirect.py' preToolUse")
+        f"/usr/bin/python3 -S -E '{target}/skill-redirect/skill_redirect.py' preToolUse || true")
 
 
 def test_resolve_python_goes_past_a_shim(tmp_path):

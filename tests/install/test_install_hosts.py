@@ -48,7 +48,7 @@ def test_the_wired_claude_commands_run_as_written(h):
     assert json.loads(out.stdout)["hookSpecificOutput"]["additionalContext"] == "sample saw Bash"
 
     out = run_as_host(cmds["PreToolUse", "gate"], SKILL, h.env)
-    assert out.returncode == 2
+    assert out.returncode == 0  # every wired command exits 0; the deny is the JSON
     deny = json.loads(out.stdout)["hookSpecificOutput"]
     assert deny["permissionDecision"] == "deny" and "prompt-writer" in deny["permissionDecisionReason"]
     assert b"Agent" in out.stderr
@@ -71,7 +71,7 @@ def test_a_target_path_with_spaces_and_quotes_is_quoted(tmp_path):
     out = run_as_host(cmds["PreToolUse", "dispatch"], BASH, h.env)
     assert out.returncode == 0 and b"sample saw Bash" in out.stdout
     out = run_as_host(cmds["PreToolUse", "gate"], SKILL, h.env)
-    assert out.returncode == 2
+    assert out.returncode == 0 and b'"deny"' in out.stdout
     h.uninstall()
     assert not h.target.exists() and not h.settings.exists()
 
@@ -90,9 +90,9 @@ def test_copilot_file_is_created_runs_and_is_removed(h):
             assert entry["type"] == "command" and entry["timeoutSec"] == 10 and "command" not in entry
     gate = [e for e in data["hooks"]["preToolUse"] if "skill_redirect.py" in e["bash"]]
     dispatch = [e for e in data["hooks"]["preToolUse"] if "dispatch.py" in e["bash"]]
-    assert len(gate) == 1 and gate[0]["matcher"] == "skill" and gate[0]["bash"].endswith(" preToolUse")
+    assert len(gate) == 1 and gate[0]["matcher"] == "skill" and gate[0]["bash"].endswith(" preToolUse || true")
     assert len(dispatch) == 1 and "matcher" not in dispatch[0]  # settings_matcher "*"
-    assert data["hooks"]["agentStop"][0]["bash"].endswith("dispatch.py agentStop")
+    assert data["hooks"]["agentStop"][0]["bash"].endswith("dispatch.py agentStop || true")
 
     out = run_as_host(dispatch[0]["bash"], COPILOT_BASH, h.env)
     assert out.returncode == 0 and json.loads(out.stdout) == {"additionalContext": "sample saw bash"}
@@ -149,7 +149,7 @@ def test_the_shipped_tree_installs_validates_and_runs(h):
     for (event, role), command in cmds.items():
         payload = {"PreToolUse": SKILL if role == "gate" else BASH, "PostToolBatch": BATCH}.get(event, STOP)
         out = run_as_host(command, payload, h.env)
-        assert out.returncode == (2 if (event, role) == ("PreToolUse", "gate") else 0), (event, role, out)
+        assert out.returncode == 0, (event, role, out)
         assert b"Traceback" not in out.stderr
         for line in out.stdout.decode().splitlines():
             json.loads(line)

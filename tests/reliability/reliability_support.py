@@ -159,7 +159,14 @@ def expected_event(argv_event: str | None, stdin: bytes | str) -> str | None:
     return event if isinstance(event, str) and event else None
 
 
-def assert_dispatcher_output(stdout: str | bytes, event: str | None) -> str | None:
+def flat_payload(payload: object) -> bool:
+    """A Copilot camelCase payload (no ``hook_event_name``): answered in the flat dialect
+    whatever the event's spelling."""
+    return (isinstance(payload, dict) and "hook_event_name" not in payload
+            and any(key in payload for key in ("toolName", "toolArgs", "sessionId", "toolResult")))
+
+
+def assert_dispatcher_output(stdout: str | bytes, event: str | None, payload: object = None) -> str | None:
     """stdout is empty or exactly one JSON line in the host's dialect; returns the context."""
     text = stdout.decode("utf-8") if isinstance(stdout, bytes) else stdout
     assert "Traceback" not in text
@@ -168,7 +175,7 @@ def assert_dispatcher_output(stdout: str | bytes, event: str | None) -> str | No
     assert event is not None, text
     assert text.endswith("\n") and text.count("\n") == 1, text
     data = json.loads(text)
-    if event in dispatch.COPILOT_EVENTS:
+    if event in dispatch.COPILOT_EVENTS or flat_payload(payload):
         assert set(data) == {"additionalContext"}, data
         context = data["additionalContext"]
     else:

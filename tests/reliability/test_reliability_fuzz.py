@@ -52,7 +52,7 @@ def _check_run(sandbox, event, stdin_text):
         trace = []
         output = dispatch.run(event, stdin_text, manifest=sandbox["manifest"], trace=trace.append)
         expected, payload = dispatcher_event(event, stdin_text)
-        context = assert_dispatcher_output(output, expected)
+        context = assert_dispatcher_output(output, expected, payload)
         observe("emitted" if context else "silent")
         if must_emit(expected, payload):
             assert context is not None and "echo:" in context, (output, trace)
@@ -89,7 +89,7 @@ def _check_process(sandbox, event, data: bytes):
         assert result.returncode == 0, result
         assert b"Traceback" not in result.stderr
         expected, payload = dispatcher_event(event, data)
-        context = assert_dispatcher_output(result.stdout, expected)
+        context = assert_dispatcher_output(result.stdout, expected, payload)
         observe("emitted" if context else "silent")
         observe("contraindication advisory" if context and "contraindication advisory" in context else "no advisory")
         if must_emit(expected, payload):

@@ -51,13 +51,7 @@ class Case:
 def _argv(command: str, shell: bool) -> tuple[str, ...]:
     if shell:
         return ("/bin/sh", "-c", command)
-    return tuple(shlex.split(command))
-
-
-def _with_flags(command: str, flags: list[str]) -> str:
-    """Insert dispatcher flags before the trailing EVENT of an installed command."""
-    *head, event = shlex.split(command)
-    return shlex.join([*head, *flags, event])
+    return tuple(wiring.argv(command))
 
 
 class BenchSetup:
@@ -210,7 +204,7 @@ class BenchSetup:
         py, target = self.python, self.target
         q = shlex.quote
         fixed = lambda name: (lambda _run: str(self.payload(name)))  # noqa: E731
-        dispatch_pre = _with_flags(wiring.dispatcher_command(py, target, "PreToolUse"), ["--manifest", str(self.bench_manifest)])
+        dispatch_pre = wiring.dispatcher_command(py, target, "PreToolUse", ["--manifest", str(self.bench_manifest)])
         markers = [f"bench-{i}:" for i in range(1, FIXTURE_COUNT + 1)]
         separate = [
             wiring.hook_command(py, target / f"bench-{i}" / "check.py", "PreToolUse") for i in range(1, FIXTURE_COUNT + 1)

@@ -29,6 +29,9 @@ def run(args: argparse.Namespace) -> int:
         if args.dry_run:
             transaction.describe(plan, out)
             return 0
+        if plan.old_record is None and not any(c.changed for c in plan.wiring):
+            out.write(f"hookmux: nothing of hookmux's found for {target}\n")
+            return 0  # nothing to do: not even the lock file is created
         with transaction.lock():
             plan = transaction.plan_uninstall(target, settings, copilot_dir)
             code = transaction.execute(plan, out, err)

@@ -1,21 +1,39 @@
 """Recognise hookmux's own hook commands by their content, never by their position.
 
-A command is hookmux's when it has exactly the shape ``wiring.hook_command`` writes:
-``<absolute python> -S <script> [EVENT]`` where ``<script>`` is ``_dispatch/dispatch.py`` or
-``skill-redirect/skill_redirect.py``. It belongs to a target when the script lies directly in
-that target. A user's own command running the same file in another shape (``python3
-~/.claude/hooks/_dispatch/dispatch.py``) is the user's and is left alone.
+A command is hookmux's when it runs the dispatcher or the gate the way ``wiring.hook_command``
+writes it, in any form hookmux ever wrote or a user may reasonably edit it into::
+
+    <absolute python> [python options] <absolute script> [script options] [EVENT] [fail-open suffix]
+
+``<script>`` is ``_dispatch/dispatch.py`` or ``skill-redirect/skill_redirect.py``; python options
+are ``-S``, ``-E``, ``-SE``, ``-X opt``...; script options are the ones the script accepts
+(dispatcher: ``--trace``, ``--manifest PATH``, ``--hooks-root DIR``, also as ``--opt=value``;
+gate: ``--skills-dir DIR``); the suffix is ``|| true`` (also ``|| :``, ``; true``, ``|| exit 0``)
+or none (before 0.x). It belongs to a target when the script lies directly in that target,
+compared by real path (a symlinked HOME is one target, not two).
+
+``references`` is looser: any word of any command that names one of a target's two scripts.
+Uninstall removes such entries too, so it never leaves an entry running a file it deleted.
 """
 from __future__ import annotations
 
 import os
+import re
 import shlex
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 
 from hookmux.wiring import DISPATCH_SCRIPT, GATE_SCRIPT
 
 ROLES = {"dispatch": DISPATCH_SCRIPT, "gate": GATE_SCRIPT}
+_PYTHON_FLAGS = re.compile(r"-[bBdEiIOqsSuvRP]+")
+_PYTHON_VALUE_FLAGS = ("-X", "-W")
+# script options: name -> takes a value
+OPTIONS = {
+    "dispatch": {"--trace": False, "--manifest": True, "--hooks-root": True},
+    "gate": {"--skills-dir": True},
+}
+SUFFIXES = (("||", "true"), ("||", ":"), (";", "true"), ("||", "exit", "0"), (";", "exit", "0"))
 
 
 @dataclass(frozen=True)
@@ -25,31 +43,88 @@ class HookmuxCommand:
     script: str
     event: str | None
     target: str  # the folder holding _dispatch/ and skill-redirect/
+    options: tuple[str, ...] = field(default=())  # the script options, as written
+    fail_open: bool = False  # ends in a fail-open suffix
 
 
-def parse(command: object) -> HookmuxCommand | None:
-    if not isinstance(command, str):
-        return None
+def words(command: str) -> list[str] | None:
+    """Shell words with ``;``/``||``/``&&`` as words of their own; None when unparsable."""
     try:
-        tokens = shlex.split(command)
+        lexer = shlex.shlex(command, posix=True, punctuation_chars=";|&")
+        lexer.whitespace_split = True
+        return list(lexer)
     except ValueError:
         return None
-    if len(tokens) not in (3, 4) or tokens[1] != "-S" or not os.path.isabs(tokens[0]):
-        return None
-    script = tokens[2]
+
+
+def _script_role(script: str) -> tuple[str, str] | None:
     if not os.path.isabs(script):
         return None
     parts = Path(os.path.normpath(script)).parts
     for role, tail in ROLES.items():
         if parts[-len(tail):] == tail:
-            target = str(Path(*parts[: -len(tail)]))
-            event = tokens[3] if len(tokens) == 4 else None
-            return HookmuxCommand(role, tokens[0], script, event, target)
+            return role, str(Path(*parts[: -len(tail)]))
     return None
 
 
+def parse(command: object) -> HookmuxCommand | None:
+    if not isinstance(command, str):
+        return None
+    tokens = words(command)
+    if not tokens or not os.path.isabs(tokens[0]):
+        return None
+    fail_open = False
+    for suffix in SUFFIXES:
+        if tuple(tokens[-len(suffix):]) == suffix:
+            tokens, fail_open = tokens[: -len(suffix)], True
+            break
+    if any(t in (";", "|", "||", "&", "&&") for t in tokens):
+        return None
+    index = 1
+    while index < len(tokens) and tokens[index].startswith("-"):
+        if _PYTHON_FLAGS.fullmatch(tokens[index]):
+            index += 1
+        elif tokens[index] in _PYTHON_VALUE_FLAGS or tokens[index][:2] in _PYTHON_VALUE_FLAGS:
+            index += 2 if tokens[index] in _PYTHON_VALUE_FLAGS else 1
+        else:
+            return None
+    if index >= len(tokens):
+        return None
+    found = _script_role(tokens[index])
+    if found is None:
+        return None
+    role, target = found
+    options, event = _script_args(tokens[index + 1:], OPTIONS[role])
+    if options is None:
+        return None
+    return HookmuxCommand(role, tokens[0], tokens[index], event, target, tuple(options), fail_open)
+
+
+def _script_args(args: list[str], known: dict[str, bool]) -> tuple[list[str] | None, str | None]:
+    options, event, index = [], None, 0
+    while index < len(args):
+        arg = args[index]
+        name = arg.split("=", 1)[0]
+        if arg.startswith("-") and name in known:
+            takes_value = known[name] and "=" not in arg
+            if takes_value and index + 1 >= len(args):
+                return None, None
+            options += args[index: index + 1 + takes_value]
+            index += 1 + takes_value
+        elif not arg.startswith("-") and event is None:
+            event = arg
+            index += 1
+        else:
+            return None, None
+    return options, event
+
+
+def real(path: os.PathLike | str) -> str:
+    return os.path.realpath(os.path.abspath(os.path.expanduser(str(path))))
+
+
 def same_target(a: os.PathLike | str, b: os.PathLike | str) -> bool:
-    return os.path.normpath(os.path.abspath(a)) == os.path.normpath(os.path.abspath(b))
+    return os.path.normpath(os.path.abspath(a)) == os.path.normpath(os.path.abspath(b)) or real(a) == real(b)
 
 
 def ours(command: object, target: os.PathLike | str) -> HookmuxCommand | None:
@@ -58,3 +133,17 @@ def ours(command: object, target: os.PathLike | str) -> HookmuxCommand | None:
     if parsed and same_target(parsed.target, target):
         return parsed
     return None
+
+
+def references(command: object, target: os.PathLike | str) -> bool:
+    """Any word of ``command`` names the dispatcher or the gate of ``target``."""
+    if not isinstance(command, str):
+        return False
+    scripts = {real(Path(target).joinpath(*tail)) for tail in ROLES.values()}
+    for word in words(command) or command.split():
+        word = word.strip("'\"")
+        if word.endswith(("dispatch.py", "skill_redirect.py")) and (
+                os.path.isabs(os.path.expanduser(word)) or word.startswith("$")):
+            if real(os.path.expandvars(word)) in scripts:
+                return True
+    return False

@@ -3,6 +3,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
+from pathlib import Path
 
 from hookmux import wiring
 
@@ -23,6 +24,19 @@ class Entry:
     matcher: str | None  # None: no matcher key
     command: str
     timeout: float
+    python: str = ""
+    script: str = ""
+
+    def command_with(self, options: tuple[str, ...]) -> str:
+        """This entry's command keeping script options a user added (``--trace``...)."""
+        if not options or not self.script:
+            return self.command
+        return wiring.hook_command(self.python, self.script, self.event, options)
+
+
+def _entry(event: str, role: str, matcher: str | None, python: str, target: str, timeout) -> Entry:
+    script = str(Path(target).joinpath(*(wiring.DISPATCH_SCRIPT if role == "dispatch" else wiring.GATE_SCRIPT)))
+    return Entry(event, role, matcher, wiring.hook_command(python, script, event), timeout, python, script)
 
 
 def _wired_events(manifest: dict):
@@ -36,12 +50,10 @@ def _number(value):
 
 
 def claude_entries(manifest: dict, target: str, python: str) -> list[Entry]:
-    out = [
-        Entry(event, "dispatch", spec.get("settings_matcher"),
-              wiring.dispatcher_command(python, target, event), _number(spec.get("settings_timeout")))
-        for event, spec in _wired_events(manifest)
-    ]
-    out += [Entry(event, "gate", matcher, wiring.gate_command(python, target, event), GATE_TIMEOUT)
+    out = [_entry(event, "dispatch", spec.get("settings_matcher"), python, target,
+                  _number(spec.get("settings_timeout")))
+           for event, spec in _wired_events(manifest)]
+    out += [_entry(event, "gate", matcher, python, target, GATE_TIMEOUT)
             for event, matcher in CLAUDE_GATE_EVENTS.items()]
     return out
 
@@ -65,9 +77,8 @@ def copilot_entries(manifest: dict, target: str, python: str) -> list[Entry]:
     for event, spec in _wired_events(manifest):
         camel = wiring.CLAUDE_TO_COPILOT.get(event)
         if camel:
-            out.append(Entry(camel, "dispatch", copilot_matcher(spec.get("settings_matcher")),
-                             wiring.dispatcher_command(python, target, camel),
-                             _number(spec.get("settings_timeout"))))
-    out += [Entry(event, "gate", matcher, wiring.gate_command(python, target, event), GATE_TIMEOUT)
+            out.append(_entry(camel, "dispatch", copilot_matcher(spec.get("settings_matcher")), python, target,
+                              _number(spec.get("settings_timeout"))))
+    out += [_entry(event, "gate", matcher, python, target, GATE_TIMEOUT)
             for event, matcher in COPILOT_GATE_EVENTS.items()]
     return out

@@ -7,9 +7,9 @@ import os
 from pathlib import Path
 
 from hookmux import resources
-from hookmux.installer import jsonfile, manifest_merge, merge, record as records, tree
+from hookmux.installer import commands, jsonfile, manifest_merge, merge, record as records, tree
 from hookmux.installer.jsonfile import JsonFileError
-from hookmux.installer.plan import version
+from hookmux.installer.plan import same_file_key, version
 from hookmux.installer.wiring_files import CLAUDE, COPILOT, HOSTS, copilot_file
 
 
@@ -17,8 +17,11 @@ def _executable(path: str) -> bool:
     return os.path.isfile(path) and os.access(path, os.X_OK)
 
 
-def inspect_wiring(path: Path, host, target: Path) -> dict:
-    report = {"file": str(path), "host": host.name, "exists": path.exists(), "entries": []}
+def inspect_wiring(path: Path, host, target: Path, wanted: list | None = None) -> dict:
+    """Every hookmux entry in ``path``; with ``wanted`` (the entries install writes) also the
+    wanted ones that are missing and the ones of this target that are not wanted."""
+    report = {"file": str(path), "host": host.name, "exists": path.exists(), "entries": [],
+              "missing": [], "unexpected": [], "outdated": [], "unrecognised": []}
     try:
         loaded = jsonfile.load(path)
     except JsonFileError as exc:
@@ -29,11 +32,34 @@ def inspect_wiring(path: Path, host, target: Path) -> dict:
             "event": event,
             "role": parsed.role,
             "command": hook.get(host.dialect.command_key),
-            "this_target": os.path.normpath(parsed.target) == os.path.normpath(str(target)),
+            "this_target": commands.same_target(parsed.target, target),
             "python_ok": _executable(parsed.python),
             "script_ok": os.path.isfile(parsed.script),
         })
+    for event, _, hook, _ in merge.entries_of(loaded.data, host.dialect):
+        command = hook.get(host.dialect.command_key)
+        if commands.references(command, target) and not commands.ours(command, target):
+            report["unrecognised"].append(f"{event}: {command}")
+    if wanted is not None:
+        _compare(report, loaded.data, host, target, wanted)
     return report
+
+
+def _compare(report: dict, data: dict, host, target: Path, wanted: list) -> None:
+    found: dict[tuple[str, str], list] = {}
+    for slot, parsed in merge.find(data, str(target), host.dialect):
+        found.setdefault((slot.event, parsed.role), []).append((slot.hook, parsed))
+    for entry in wanted:
+        slots = found.pop((entry.event, entry.role), [])
+        if not slots:
+            report["missing"].append(f"{entry.event} {entry.role}")
+            continue
+        hook, parsed = slots[0]
+        if hook.get(host.dialect.command_key) != entry.command_with(parsed.options):
+            report["outdated"].append(f"{entry.event} {entry.role}: {hook.get(host.dialect.command_key)}")
+        report["unexpected"] += [f"{entry.event} {entry.role} (a second one)" for _ in slots[1:]]
+    for (event, role), slots in found.items():
+        report["unexpected"] += [f"{event} {role}" for _ in slots]
 
 
 def status(target: Path, settings: Path | None, copilot_dir: Path | None) -> dict:
@@ -101,33 +127,67 @@ def status(target: Path, settings: Path | None, copilot_dir: Path | None) -> dic
         if rec.pending:
             problems.append("an install was interrupted; run hookmux install again")
         if not report["python_ok"]:
-            problems.append(f"recorded interpreter {rec.python} is missing")
+            problems.append(f"recorded interpreter {rec.python} is missing: the hooks do nothing until you run "
+                            f"{reinstall_hint(target, rec)}")
         try:
             manifest = json.loads((target / tree.MANIFEST).read_bytes())
             report["hooks_root"] = manifest.get("hooks_root")
             resolve = resources.runtime("manifest").resolve_hooks_root
-            if resolve(manifest, str(target / tree.MANIFEST)) != os.path.normpath(str(target)):
+            if not commands.same_target(resolve(manifest, str(target / tree.MANIFEST)), target):
                 problems.append(f"installed manifest's hooks_root {manifest.get('hooks_root')!r} is not {target}")
         except (OSError, ValueError, AttributeError) as exc:
+            manifest = None
             problems.append(f"{target / tree.MANIFEST}: unreadable ({exc})")
     else:
         problems.append(f"{target}: hookmux is not installed here (no {records.NAME})")
-    if settings is not None:
-        wired.setdefault(str(settings), CLAUDE)
-    if copilot_dir is not None:
-        wired.setdefault(str(copilot_file(copilot_dir)), COPILOT)
-    report["wired"] = [inspect_wiring(Path(name), host, target) for name, host in wired.items()]
+    for path, host in ((settings, CLAUDE), (copilot_file(copilot_dir) if copilot_dir else None, COPILOT)):
+        if path is not None and not same_file_key(wired, path):
+            wired[str(path)] = host
+    report["wired"] = []
+    for name, host in wired.items():
+        wanted = None
+        if rec and isinstance(manifest, dict) and name in rec.wired:
+            wanted = host.wanted(manifest, str(target), rec.python)
+        report["wired"].append(inspect_wiring(Path(name), host, target, wanted))
+    hint = reinstall_hint(target, rec) if rec else "hookmux install"
     for item in report["wired"]:
         if "error" in item:
             problems.append(item["error"])
+        if item["missing"]:
+            problems.append(f"{item['file']}: missing hookmux entries: {', '.join(item['missing'])}; run {hint}")
+        if item["unexpected"]:
+            problems.append(f"{item['file']}: unexpected hookmux entries: {', '.join(item['unexpected'])}; "
+                            f"run {hint}")
+        if item["outdated"]:
+            problems.append(f"{item['file']}: entries not in the form install writes (no fail-open suffix or "
+                            f"-E?): {'; '.join(item['outdated'])}; run {hint}")
+        for line in item["unrecognised"]:
+            problems.append(f"{item['file']}: an entry runs a hookmux script in a form hookmux does not "
+                            f"manage: {line}")
         ours = [e for e in item["entries"] if e["this_target"]]
         if rec and item["file"] in rec.wired and not ours:
             problems.append(f"{item['file']}: recorded as wired but holds no hookmux entry for {target}")
         for entry in item["entries"]:
             if not (entry["python_ok"] and entry["script_ok"]):
                 problems.append(f"{item['file']}: {entry['event']} runs a missing "
-                                f"{'interpreter' if not entry['python_ok'] else 'script'}: {entry['command']}")
+                                f"{'interpreter' if not entry['python_ok'] else 'script'} (a no-op until "
+                                f"fixed): {entry['command']}; run {hint}")
     return report
+
+
+def reinstall_hint(target: Path, rec) -> str:
+    """The install command that rewires ``target`` with a working interpreter."""
+    import shlex
+
+    words = ["hookmux", "install", "--target", str(target)]
+    for name, info in sorted(rec.wired.items(), key=lambda item: (item[1].get("host") == "copilot", item[0])):
+        if info.get("host") == "copilot":
+            words += ["--copilot-hooks-dir", str(Path(name).parent)]
+        else:
+            words += ["--settings", name]
+    if not _executable(rec.python):
+        words += ["--python", "PYTHON"]
+    return "`" + shlex.join(words) + "`" + (" with PYTHON an existing python3" if "PYTHON" in words else "")
 
 
 def render(report: dict) -> str:

@@ -21,6 +21,10 @@ class Style:
     newline: bool = True
     bom: bool = False
     ensure_ascii: bool = False
+    crlf: bool = False  # every line ends in \r\n
+
+
+MAX_DEPTH = 100  # deeper settings are refused: the editor and deepcopy recurse per level
 
 
 @dataclass
@@ -39,7 +43,7 @@ class JsonFile:
                 text = jsonedit.rewrite(self.text, self.data, data, self.style.indent, self.style.ensure_ascii)
                 if jsonedit.canon(json.loads(text, object_pairs_hook=_reject_duplicates(self.path))) \
                         == jsonedit.canon(data):
-                    out = text.encode("utf-8")
+                    out = _line_ends(text, self.style).encode("utf-8")
                     return b"\xef\xbb\xbf" + out if self.style.bom else out
             except (ValueError, IndexError, JsonFileError, RecursionError):
                 pass
@@ -64,7 +68,25 @@ def detect_style(text: str) -> Style:
         lead = match.group(1)
         style.indent = "\t" if lead.startswith("\t") else len(lead)
     style.ensure_ascii = bool(re.search(r"\\u[0-9a-fA-F]{4}", text)) and text.isascii()
+    style.crlf = "\r\n" in text and text.count("\n") == text.count("\r\n")
     return style
+
+
+def _line_ends(text: str, style: Style) -> str:
+    """JSON text holds newlines only as whitespace, so every lone one can become \r\n."""
+    return re.sub(r"(?<!\r)\n", "\r\n", text) if style.crlf else text
+
+
+def _depth(value) -> int:
+    deepest, stack = 0, [(value, 1)]
+    while stack:
+        item, level = stack.pop()
+        if isinstance(item, (dict, list)):
+            deepest = max(deepest, level)
+            if deepest > MAX_DEPTH:
+                return deepest
+            stack += [(child, level + 1) for child in (item.values() if isinstance(item, dict) else item)]
+    return deepest
 
 
 def load(path: os.PathLike | str) -> JsonFile:
@@ -92,8 +114,14 @@ def load(path: os.PathLike | str) -> JsonFile:
         data = json.loads(text, object_pairs_hook=_reject_duplicates(path))
     except json.JSONDecodeError as exc:
         raise JsonFileError(f"{path}:{exc.lineno}:{exc.colno}: invalid JSON: {exc.msg}") from None
+    except RecursionError:
+        raise JsonFileError(f"{path}: nested too deeply to read; hookmux will not edit it") from None
+    except ValueError as exc:  # e.g. an integer longer than the interpreter converts (4300 digits)
+        raise JsonFileError(f"{path}: cannot read a value ({exc}); hookmux will not edit it") from None
     if not isinstance(data, dict):
         raise JsonFileError(f"{path}:1: the top level is a JSON {type(data).__name__}, not an object")
+    if _depth(data) > MAX_DEPTH:
+        raise JsonFileError(f"{path}: nested deeper than {MAX_DEPTH} levels; hookmux will not edit it")
     return JsonFile(path=path, exists=True, raw=raw, text=text, data=data, style=style)
 
 
@@ -101,5 +129,5 @@ def dump(data: dict, style: Style) -> bytes:
     text = json.dumps(data, indent=style.indent, ensure_ascii=style.ensure_ascii)
     if style.newline:
         text += "\n"
-    out = text.encode("utf-8")
+    out = _line_ends(text, style).encode("utf-8")
     return b"\xef\xbb\xbf" + out if style.bom else out

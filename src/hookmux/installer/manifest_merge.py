@@ -288,7 +288,7 @@ def wired_matchers(settings: dict, target: Path) -> dict:
     from hookmux.installer import commands, merge
 
     out = {}
-    for event, _, hook, group in merge._entries(settings, merge.CLAUDE):
+    for event, _, hook, group in merge.entries_of(settings, merge.CLAUDE):
         parsed = commands.ours(hook.get("command"), target)
         if parsed and parsed.role == "dispatch" and group is not None:
             out[event] = group.get("matcher")

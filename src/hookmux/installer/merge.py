@@ -70,6 +70,9 @@ def _entries(data: dict, dialect: Dialect):
                     yield event, container, hook, group
 
 
+entries_of = _entries
+
+
 def find(data: dict, target: str, dialect: Dialect) -> list[tuple[Slot, commands.HookmuxCommand]]:
     """Every hookmux entry of ``target`` in ``data``, in file order."""
     out = []
@@ -90,6 +93,26 @@ def find_any(data: dict, dialect: Dialect) -> list[tuple[str, dict, commands.Hoo
     return out
 
 
+def hookmux_only(items: object, dialect: Dialect) -> bool:
+    """An event's list that is empty or holds only hookmux entries (of any target)."""
+    if not isinstance(items, list):
+        return False
+    for item in items:
+        hooks = item.get("hooks") if dialect.grouped and isinstance(item, dict) else [item]
+        if not isinstance(hooks, list) or not all(
+                isinstance(h, dict) and commands.parse(h.get(dialect.command_key)) for h in hooks):
+            return False
+    return True
+
+
+def hookmux_only_file(data: dict, dialect: Dialect) -> bool:
+    """Nothing in ``data`` but hookmux entries (and the Copilot version key)."""
+    rest = {k: v for k, v in data.items() if not (k == "version" and dialect.versioned)}
+    hooks = rest.pop("hooks", {})
+    return not rest and isinstance(hooks, dict) and bool(hooks) and all(
+        hookmux_only(items, dialect) for items in hooks.values())
+
+
 def _new_hook(entry: Entry, dialect: Dialect) -> dict:
     hook = {"type": "command"}
     if not dialect.grouped and entry.matcher is not None:
@@ -99,16 +122,22 @@ def _new_hook(entry: Entry, dialect: Dialect) -> dict:
     return hook
 
 
+WAS_NULL = "hooks=null"  # a "created" marker: the file said "hooks": null before hookmux came
+
+
 def _present(data: dict, key: str) -> bool:
     if key in ("hooks", "version"):
         return key in data
+    if key == WAS_NULL:
+        return isinstance(data.get("hooks"), dict)
     event = key.split(".", 1)[1]
     return isinstance(data.get("hooks"), dict) and event in data["hooks"]
 
 
 def merge(data: dict, entries: list[Entry], target: str, dialect: Dialect,
-          created: set[str] | None = None, path: str = "") -> tuple[dict, list[str]]:
+          created: set[str] | None = None, path: str = "", sweep: bool = False) -> tuple[dict, list[str]]:
     """``data`` with exactly ``entries`` as hookmux's entries for ``target`` (none: uninstall).
+    ``sweep`` also removes every other entry naming one of the target's scripts (uninstall).
 
     Returns the new data and the containers hookmux made that are still there.
     """
@@ -119,6 +148,8 @@ def merge(data: dict, entries: list[Entry], target: str, dialect: Dialect,
         if dialect.versioned and "version" not in data:
             data["version"] = 1
             made.add("version")
+        if "hooks" in data:
+            made.add(WAS_NULL)  # {"hooks": null}: uninstall puts the null back
         hooks = data["hooks"] = {}
         made.add("hooks")
     if hooks is not None and not isinstance(hooks, dict):
@@ -129,23 +160,31 @@ def merge(data: dict, entries: list[Entry], target: str, dialect: Dialect,
         if entry.event in hooks and not isinstance(hooks[entry.event], list):
             raise JsonFileError(f'{path}: "hooks.{entry.event}" is not a list; hookmux will not edit it')
 
-    found: dict[tuple[str, str], list[Slot]] = {}
+    if entries:
+        # A container holding nothing but hookmux entries (of another install in this file) is
+        # hookmux's too: the last uninstall removes it instead of leaving "PreToolUse": [].
+        listed = [event for event, items in hooks.items() if hookmux_only(items, dialect)]
+        made.update(f"hooks.{event}" for event in listed)
+        if hooks and len(listed) == len(hooks):
+            made.add("hooks")
+    found: dict[tuple[str, str], list[tuple[Slot, commands.HookmuxCommand]]] = {}
     for slot, parsed in find(data, target, dialect):
-        found.setdefault((slot.event, parsed.role), []).append(slot)
+        found.setdefault((slot.event, parsed.role), []).append((slot, parsed))
 
     removed: list[Slot] = []
     for entry in entries:
         keep = None
-        for slot in found.pop((entry.event, entry.role), []):
+        for slot, parsed in found.pop((entry.event, entry.role), []):
             alone = len(slot.container) == 1
             if keep is None and (not dialect.grouped or alone or slot.group.get("matcher") == entry.matcher):
                 keep = slot
+                options = parsed.options
             else:
                 _remove_identical(slot.container, slot.hook)
                 removed.append(slot)
         if keep is not None:
             keep.hook["type"] = "command"
-            keep.hook[dialect.command_key] = entry.command
+            keep.hook[dialect.command_key] = entry.command_with(options)
             keep.hook[dialect.timeout_key] = entry.timeout
             if not dialect.grouped:
                 _set_matcher(keep.hook, entry.matcher)
@@ -163,9 +202,14 @@ def merge(data: dict, entries: list[Entry], target: str, dialect: Dialect,
         else:
             hooks[entry.event].append(hook)
     for slots in found.values():
-        for slot in slots:
+        for slot, _ in slots:
             _remove_identical(slot.container, slot.hook)
             removed.append(slot)
+    if sweep:
+        for event, container, hook, group in list(_entries(data, dialect)):
+            if commands.references(hook.get(dialect.command_key), target):
+                _remove_identical(container, hook)
+                removed.append(Slot(event, container, hook, group))
 
     emptied_events = set()
     for slot in removed:
@@ -185,5 +229,8 @@ def merge(data: dict, entries: list[Entry], target: str, dialect: Dialect,
             del hooks[event]
             dropped_event = True
     if dropped_event and hooks == {} and ours_to_drop("hooks"):
-        del data["hooks"]
+        if WAS_NULL in (created or ()) or WAS_NULL in made:
+            data["hooks"] = None
+        else:
+            del data["hooks"]
     return data, sorted(k for k in made if _present(data, k))

@@ -72,8 +72,9 @@ def lock():
 def plan_wiring(path: Path, host: Host, wanted: list, target: str, recorded: dict | None) -> FileChange:
     loaded = jsonfile.load(path)
     created = set(recorded.get("created") or ()) if recorded else None
-    new_data, made = merge.merge(loaded.data, wanted, target, host.dialect, created, str(path))
-    created_file = bool(recorded and recorded.get("created_file")) or not loaded.exists
+    new_data, made = merge.merge(loaded.data, wanted, target, host.dialect, created, str(path), sweep=not wanted)
+    created_file = bool(recorded and recorded.get("created_file")) or not loaded.exists or (
+        bool(wanted) and merge.hookmux_only_file(loaded.data, host.dialect))
     info = {"host": host.name, "created_file": created_file, "created": made}
     dirs = list(recorded.get("created_dirs", [])) if recorded else []
     if wanted and not loaded.exists:
@@ -82,9 +83,19 @@ def plan_wiring(path: Path, host: Host, wanted: list, target: str, recorded: dic
         info["created_dirs"] = dirs
     old = loaded.raw if loaded.exists else None
     change = _change(path, host, loaded, new_data, wanted, target, info, old)
+    if change.changed and change.old is not None:
+        _refuse_read_only(path)
     change.others = sorted({parsed.target for _, _, parsed in merge.find_any(loaded.data, host.dialect)
                             if not commands.same_target(parsed.target, target)})
     return change
+
+
+def same_file_key(mapping: dict, path: os.PathLike | str) -> str | None:
+    """The key of ``mapping`` naming the same file as ``path`` (compared by real path)."""
+    if str(path) in mapping:
+        return str(path)
+    real = commands.real(path)
+    return next((key for key in mapping if commands.real(key) == real), None)
 
 
 def _change(path: Path, host: Host, loaded: jsonfile.JsonFile, new_data: dict, wanted: list, target: str,
@@ -94,13 +105,23 @@ def _change(path: Path, host: Host, loaded: jsonfile.JsonFile, new_data: dict, w
             return FileChange(path, host, None, None, info=info)
         if new_data == loaded.data:
             return FileChange(path, host, old, old, info=info)
-        if info["created_file"] and host.trivially_empty(new_data):
-            return FileChange(path, host, old, None, info=info)
+        if info["created_file"] and host.trivially_empty(new_data) and not path.is_symlink():
+            return FileChange(path, host, old, None, info=info)  # a link is kept: the real file is edited
         return FileChange(path, host, old, _restored_bytes(path, new_data) or loaded.render(new_data), info=info)
     if loaded.exists and new_data == loaded.data:
         return FileChange(path, host, old, old, info=info)
-    first_change = loaded.exists and not merge.find(loaded.data, target, host.dialect)
+    first_change = loaded.exists and not merge.find(loaded.data, target, host.dialect) and not (
+        merge.hookmux_only_file(loaded.data, host.dialect))
     return FileChange(path, host, old, loaded.render(new_data), backup=first_change, info=info)
+
+
+def _refuse_read_only(path: Path) -> None:
+    """A file the user made read-only (``chmod a-w``) is not silently replaced: ``os.replace``
+    would succeed anyway, because it needs only the folder to be writable."""
+    mode = atomic.file_mode(atomic.real_path(path))
+    if mode is not None and not mode & 0o200:
+        raise JsonFileError(f"{path}: is read-only (mode {mode:04o}); hookmux will not rewrite it. "
+                            f"Make it writable (chmod u+w) and run the command again")
 
 
 def _missing_dirs(folder: Path) -> list[Path]:
@@ -166,8 +187,9 @@ def plan_install(target: Path, settings: Path | None, copilot_dir: Path | None, 
     for path, host in ((settings, CLAUDE), (copilot_file(copilot_dir) if copilot_dir else None, COPILOT)):
         if path is None:
             continue
-        change = plan_wiring(path, host, host.wanted(manifest, str(target), python), str(target),
-                             new.wired.get(str(path)))
+        recorded_as = same_file_key(new.wired, path)
+        recorded = new.wired.pop(recorded_as) if recorded_as else None
+        change = plan_wiring(path, host, host.wanted(manifest, str(target), python), str(target), recorded)
         new.wired[str(path)] = change.info
         changes.append(change)
         tp.notes += [f"{path}: also runs hookmux installed in {other}" for other in change.others]
@@ -200,13 +222,14 @@ def plan_uninstall(target: Path, settings: Path | None, copilot_dir: Path | None
     if old:
         for name, info in old.wired.items():
             files[name] = HOSTS.get(info.get("host"), CLAUDE)
-    if settings is not None:
-        files.setdefault(str(settings), CLAUDE)
-    if copilot_dir is not None:
-        files.setdefault(str(copilot_file(copilot_dir)), COPILOT)
+    for path, host in ((settings, CLAUDE), (copilot_file(copilot_dir) if copilot_dir else None, COPILOT)):
+        if path is not None and not same_file_key(files, path):
+            files[str(path)] = host
     changes = [plan_wiring(Path(name), host, [], str(target), old.wired.get(name) if old else None)
                for name, host in files.items()]
     plan = Plan(target, records.Record(target=str(target)), old, None, changes, uninstall=True)
+    for change in changes:
+        plan.notes += _swept_notes(change, target)
     if old is None:
         if target.exists():
             plan.notes.append(f"{target}: no hookmux install record; removed hookmux's entries only")
@@ -235,6 +258,22 @@ def plan_uninstall(target: Path, settings: Path | None, copilot_dir: Path | None
             continue
         plan.restores[legacy] = rel
     return plan
+
+
+def _swept_notes(change: FileChange, target: Path) -> list[str]:
+    """Entries uninstall removes although they are not in hookmux's form: they run its scripts."""
+    if change.old is None:
+        return []
+    notes = []
+    data = jsonfile.load(change.path).data
+    for event, _, hook, _ in merge.entries_of(data, change.host.dialect):
+        command = hook.get(change.host.dialect.command_key)
+        if commands.references(command, target) and not commands.ours(command, target):
+            script = next(str(target.joinpath(*tail)) for role, tail in commands.ROLES.items()
+                          if tail[-1] in command)
+            notes.append(f"{change.path}: removed a {event} entry that runs {script}, "
+                         f"which uninstall deletes: {command}")
+    return notes
 
 
 # ---------------------------------------------------------------- showing

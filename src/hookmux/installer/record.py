@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+import os
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -80,7 +81,8 @@ def state_dir() -> Path:
 def pending_path(target: Path) -> Path:
     """Where an install in progress keeps its record: outside the target, so it can be written
     before the target or any folder in it is created."""
-    return state_dir() / "pending" / f"{sha256(str(target).encode())[:24]}.json"
+    real = os.path.realpath(os.path.abspath(target))  # one install, however the target is spelled
+    return state_dir() / "pending" / f"{sha256(real.encode())[:24]}.json"
 
 
 def load(target: Path) -> Record | None:
