@@ -96,7 +96,10 @@ AGENT_TOOL = {CLAUDE: "Agent", COPILOT: "task", CODEX: "spawn_agent"}
 #: The argument of the agent tool that names the agent.
 AGENT_PARAM = {CLAUDE: "subagent_type", COPILOT: "agent_type", CODEX: "agent_type"}
 
-#: Folders each host loads skills from (``<root>/<name>/SKILL.md``), in its order.
+#: Folders each host loads skills from (``<root>/<name>/SKILL.md``; Copilot: ``<root>/**/SKILL.md``),
+#: in its order. Agents, skills and commands of a repository load from a session started in a
+#: subfolder too: the skill-redirect gate expands ``{project}`` and ``{cwd}`` in these folder
+#: tables to the cwd and each parent up to the repository root (measured, docs/skill-redirect.md).
 SKILL_DIRS = {
     CLAUDE: ("{project}/.claude/skills", "~/.claude/skills"),
     COPILOT: (
@@ -105,11 +108,30 @@ SKILL_DIRS = {
     ),
     CODEX: ("{codex_home}/skills", "{project}/.agents/skills", "{project}/.codex/skills"),
 }
-#: Folders each host loads agents from, and the file name ending that makes one.
+#: Folders each host loads agents from (any depth), and the file name ending that makes one.
 AGENT_DIRS = {
     CLAUDE: ("~/.claude/agents", "{project}/.claude/agents"),
-    COPILOT: ("~/.copilot/agents", "{project}/.github/agents"),
+    COPILOT: ("~/.copilot/agents", "{project}/.github/agents", "{project}/.claude/agents"),
     CODEX: ("{codex_home}/agents",),
+}
+#: Folders of commands (``NAME.md``) the host runs through its skill tool.
+COMMAND_DIRS = {CLAUDE: ("{project}/.claude/commands", "~/.claude/commands"), COPILOT: (), CODEX: ()}
+#: Agents a host runs without any file (Copilot's task tool also accepts ``rubber-duck``,
+#: which its ``agent_type`` enum does not list).
+BUILTIN_AGENTS = {
+    CLAUDE: ("claude", "Explore", "general-purpose", "Plan", "statusline-setup"),
+    COPILOT: ("explore", "task", "general-purpose", "code-review", "research", "security-review", "rubber-duck"),
+    CODEX: ("default", "explorer", "worker"),
+}
+#: Skills a host runs without any file.
+BUILTIN_SKILLS = {
+    CLAUDE: (
+        "claude-api", "code-review", "dataviz", "fewer-permission-prompts", "init", "keybindings-help",
+        "loop", "plugin-authoring", "run", "security-review", "simplify", "update-config",
+        "workflow-authoring",
+    ),
+    COPILOT: ("customize-cloud-agent", "github-pr-media"),
+    CODEX: (),
 }
 AGENT_SUFFIX = {CLAUDE: ".md", COPILOT: ".agent.md", CODEX: ".toml"}
 

@@ -1,37 +1,61 @@
-"""The skill-redirect decision and its output for each host.
+"""The redirect decision and its output, in the dialect of the calling host.
 
-Loaded by skill_redirect.py only when the payload mentions "skill".
+Loaded by skill_redirect.py only when the payload can matter. Two directions:
+the skill tool naming an agent (-> run it as an agent), and the agent tool naming
+a skill (-> run it with the skill tool). Agents and skills are those of the calling
+host, found now (agent_scan, skill_scan). The payload is read by ``event.parse``
+(host, dialect, canonical names); every deny is JSON at exit 0 (``event.render_deny``).
+
+- Claude Code resolves names itself: a PreToolUse always passes; PostToolBatch adds
+  context for a call the host rejected (``Unknown skill: X`` with X an agent;
+  ``Agent type 'X' not found`` with X a skill).
+- Copilot fires preToolUse before resolving: skill X is denied when X is an agent and,
+  after a complete scan, not a skill; task with agent_type X when X is a skill and,
+  after a complete scan, not an agent. Its loader of .claude/settings.json sends the
+  same calls as ``tool_name`` "skill" / "Agent" (with agent_type) and gets the nested deny.
 """
 import os
 
-import fast_json
-import known_agents
+import agent_scan
+import folder_walk
+import places as places_module
 import skill_scan
+from runtime import event as event_module
+from runtime import hosts
 
-CLAUDE_CODE = "claude-code"
-COPILOT = "copilot"
+CLAUDE = hosts.CLAUDE
+COPILOT = hosts.COPILOT
 
 _SAFE = frozenset("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789:_-")
 _MAX_NAME = 64
-
-_SKILL_TOOL = {CLAUDE_CODE: "Skill", COPILOT: "skill"}
-_HOW_TO_RUN = {
-    CLAUDE_CODE: 'call the Agent tool with subagent_type "{name}"',
-    COPILOT: 'call the task tool with agent_type "{name}"',
-}
 
 
 def sanitize(name):
     return "".join(char for char in name if char in _SAFE)[:_MAX_NAME]
 
 
+def echoable(name):
+    """A name the messages can repeat as it is (anything else passes: it would name another thing)."""
+    return isinstance(name, str) and bool(name) and sanitize(name) == name
+
+
 def redirect_message(name, host):
-    name = sanitize(name)
+    """The skill tool named an agent."""
     return (
-        '"{name}" is an agent, not a skill, so the {tool} tool cannot run it. '
-        "Run it as an agent instead: " + _HOW_TO_RUN[host] + ". "
-        'Do not retry "{name}" as a {tool} call.'
-    ).format(name=name, tool=_SKILL_TOOL[host])
+        '"{name}" is an agent, not a skill, so the {skill} tool cannot run it. '
+        'Run it as an agent instead: call the {agent} tool with {argument} "{name}". '
+        'Do not retry "{name}" as a {skill} call.'
+    ).format(name=sanitize(name), skill=hosts.SKILL_TOOL[host], agent=hosts.AGENT_TOOL[host],
+             argument=hosts.AGENT_PARAM[host])
+
+
+def skill_message(name, host):
+    """The agent tool named a skill."""
+    return (
+        '"{name}" is a skill, not an agent, so the {agent} tool cannot run it. '
+        'Run it as a skill instead: call the {skill} tool with skill "{name}". '
+        'Do not retry "{name}" as an {agent} call.'
+    ).format(name=sanitize(name), skill=hosts.SKILL_TOOL[host], agent=hosts.AGENT_TOOL[host])
 
 
 def parse_argv(argv):
@@ -52,124 +76,125 @@ def parse_argv(argv):
     return skills_dirs, event
 
 
-def target_name(tool_args):
-    """The ``skill`` value, falling back to ``name``; None unless it is a non-empty string."""
+def target_name(tool_args, keys=("skill", "name")):
+    """The first of keys present in tool_args; None unless it is a non-empty string."""
     if not isinstance(tool_args, dict):
         return None
-    value = tool_args["skill"] if "skill" in tool_args else tool_args.get("name")
-    return value if isinstance(value, str) and value else None
+    for key in keys:
+        if key in tool_args:
+            value = tool_args[key]
+            return value if isinstance(value, str) and value else None
+    return None
 
 
-def agent_only(names, skills_dirs, host):
-    """The names that are known agents and, after a complete scan of the host's skills, not skills."""
-    agents = [name for name in names if known_agents.is_known_agent(name) and sanitize(name)]
-    if not agents:
-        return []
-    found, complete = skill_scan.find_skills(agents, skill_scan.skill_roots(skills_dirs, os.environ, host))
-    if not complete:
-        return []
-    return [name for name in agents if name not in found]
+class Session:
+    """What one decision looks at: the host, its folders, and one scan budget."""
+
+    __slots__ = ("host", "places", "roots", "budget")
+
+    def __init__(self, host, cwd, skills_dirs):
+        self.host = host
+        self.places = places_module.Places(cwd)
+        self.roots = skill_scan.override_roots(skills_dirs, os.environ)
+        self.budget = folder_walk.Budget()
+
+    def agents(self, names):
+        return agent_scan.find(names, self.host, self.places, self.budget)
+
+    def skills(self, names):
+        roots = self.roots or skill_scan.skill_folders(self.host, self.places, os.environ)
+        return skill_scan.find(names, self.host, self.places, self.budget, roots)
+
+    def agent_only(self, name):
+        """name is an agent and, after a complete scan, not a skill."""
+        if not self.agents([name]):
+            return False
+        self.budget.complete = True
+        return not self.skills([name]) and self.budget.complete
+
+    def skill_only(self, name):
+        """name is a skill and, after a complete scan, not an agent."""
+        if self.agents([name]) or not self.budget.complete:
+            return False
+        return bool(self.skills([name]))
 
 
-def decide(payload, argv):
-    """(exit code, stdout text, stderr text) for one payload."""
+def decide(data, argv):
+    """The stdout text (one JSON line, or "") for one payload; the exit code is always 0."""
     skills_dirs, argv_event = parse_argv(argv)
-    if not isinstance(payload, dict):
-        return 0, "", ""
-    if "toolName" in payload or "toolArgs" in payload:
-        return _copilot_pre_tool_use(payload, argv_event, skills_dirs)
-    event = payload.get("hook_event_name", argv_event)
-    if not isinstance(event, str):
-        return 0, "", ""
-    if event.lower() == "pretooluse":
-        return _claude_format_pre_tool_use(payload, skills_dirs)
-    if event.lower() == "posttoolbatch":
-        return _post_tool_batch(payload, skills_dirs)
-    return 0, "", ""
+    event = event_module.parse(data, argv_event)
+    if event.payload is None:
+        return ""
+    # A Copilot payload without an event name on the command line is a preToolUse one.
+    name = event.name or ("PreToolUse" if event.dialect == COPILOT else "")
+    if name == "PreToolUse":
+        if event.host != COPILOT:
+            return ""  # Claude Code resolved its own Skill/Agent call
+        reason = _copilot_reason(event, skills_dirs)
+        return event_module.render_deny(event, reason) if reason else ""
+    if name == "PostToolBatch" and event.host == CLAUDE:
+        return _post_tool_batch(event, skills_dirs)
+    return ""
 
 
-def _copilot_pre_tool_use(payload, argv_event, skills_dirs):
-    if (argv_event or "preToolUse").lower() != "pretooluse":
-        return 0, "", ""
-    if payload.get("toolName") not in ("skill", "Skill"):
-        return 0, "", ""
-    tool_args = payload.get("toolArgs")
-    if isinstance(tool_args, str):
-        tool_args = fast_json.loads(tool_args)
-    name = target_name(tool_args)
-    if name is None or not agent_only([name], skills_dirs, COPILOT):
-        return 0, "", ""
-    reason = redirect_message(name, COPILOT)
-    return 0, _dumps({"permissionDecision": "deny", "permissionDecisionReason": reason}), ""
+def _copilot_reason(event, skills_dirs):
+    """The deny reason for a Copilot skill/task call (canonical Skill/Agent), or None."""
+    if event.tool_name == "Skill":
+        name = target_name(event.tool_input)
+        if echoable(name) and Session(COPILOT, event.cwd, skills_dirs).agent_only(name):
+            return redirect_message(name, COPILOT)
+    elif event.tool_name == "Agent":
+        name = target_name(event.tool_input, (hosts.AGENT_PARAM[COPILOT],))
+        if echoable(name) and Session(COPILOT, event.cwd, skills_dirs).skill_only(name):
+            return skill_message(name, COPILOT)
+    return None
 
 
-def _claude_format_pre_tool_use(payload, skills_dirs):
-    tool_name = payload.get("tool_name")
-    if tool_name not in ("Skill", "skill"):
-        return 0, "", ""
-    host = CLAUDE_CODE if tool_name == "Skill" else COPILOT
-    name = target_name(payload.get("tool_input"))
-    if name is None or not agent_only([name], skills_dirs, host):
-        return 0, "", ""
-    reason = redirect_message(name, host)
-    deny = _dumps({"hookSpecificOutput": {
-        "hookEventName": "PreToolUse",
-        "permissionDecision": "deny",
-        "permissionDecisionReason": reason,
-    }})
-    if host == CLAUDE_CODE:
-        return 2, deny, reason + "\n"
-    # Copilot's loader of .claude/settings.json drops the reason on exit 2.
-    return 0, deny, ""
+def _post_tool_batch(event, skills_dirs):
+    """Claude Code: context for the calls the host rejected, one paragraph per name."""
+    unknown_skills, unknown_agents = [], []
+    for call in event.tool_calls:
+        tool, response = call.get("tool_name"), call.get("tool_response")
+        if tool == "Skill":
+            name = target_name(call.get("tool_input"))
+            if echoable(name) and name not in unknown_skills and _says(response, ("unknown skill",)):
+                unknown_skills.append(name)
+        elif tool in ("Agent", "Task"):
+            name = target_name(call.get("tool_input"), (hosts.AGENT_PARAM[CLAUDE],))
+            if echoable(name) and name not in unknown_agents and _says(response, ("agent type", "not found")):
+                unknown_agents.append(name)
+    if not (unknown_skills or unknown_agents):
+        return ""
+    session = Session(CLAUDE, event.cwd, skills_dirs)
+    paragraphs = []
+    if unknown_skills:
+        agents = session.agents(unknown_skills)
+        paragraphs += [redirect_message(name, CLAUDE) for name in unknown_skills if name in agents]
+    if unknown_agents:
+        skills = session.skills(unknown_agents)
+        paragraphs += [skill_message(name, CLAUDE) for name in unknown_agents if name in skills]
+    return event_module.render_context(event, "\n\n".join(paragraphs))
 
 
-def _post_tool_batch(payload, skills_dirs):
-    calls = payload.get("tool_calls")
-    if not isinstance(calls, list):
-        return 0, "", ""
-    names = []
-    for call in calls:
-        if not isinstance(call, dict) or call.get("tool_name") not in ("Skill", "skill"):
-            continue
-        name = target_name(call.get("tool_input"))
-        if name is not None and name not in names and _unknown_skill_response(call.get("tool_response")):
-            names.append(name)
-    redirected = agent_only(names, skills_dirs, CLAUDE_CODE)
-    if not redirected:
-        return 0, "", ""
-    context = "\n\n".join(redirect_message(name, CLAUDE_CODE) for name in redirected)
-    return 0, _dumps({"hookSpecificOutput": {"hookEventName": "PostToolBatch", "additionalContext": context}}), ""
-
-
-def _unknown_skill_response(response, depth=0):
-    """Whether the host reported the call as naming an unknown skill (in any string of the response)."""
+def _says(response, needles, depth=0):
+    """Whether one string of the host's response holds every needle (case-insensitive)."""
     if isinstance(response, str):
-        return "unknown skill" in response.lower()
+        lowered = response.lower()
+        return all(needle in lowered for needle in needles)
     if depth >= 8:
         return False
     if isinstance(response, dict):
         response = list(response.values())
     if isinstance(response, list):
-        return any(_unknown_skill_response(item, depth + 1) for item in response)
+        return any(_says(item, needles, depth + 1) for item in response)
     return False
 
 
-def _dumps(obj):
-    return fast_json.dumps(obj) + "\n"
-
-
-def _write(fd, text):
-    data = text.encode("utf-8")
-    while data:
-        written = os.write(fd, data)
-        data = data[written:]
-
-
 def main(argv, data):
-    """Decide for the raw payload bytes, write the output, return the exit code."""
-    code, out, err = decide(fast_json.loads(data), argv)
-    if out:
-        _write(1, out)
-    if err:
-        _write(2, err)
-    return code
+    """Decide for the raw payload bytes, write the output, return the exit code (always 0)."""
+    out = decide(data, argv)
+    data = out.encode("utf-8")
+    while data:
+        written = os.write(1, data)
+        data = data[written:]
+    return 0

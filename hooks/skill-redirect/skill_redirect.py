@@ -1,9 +1,10 @@
-"""Skill-to-agent redirect gate: stops a Skill call that names an agent and says how to run it.
+"""Skill/agent redirect gate: a skill call naming an agent, or an agent call naming a skill,
+is told how to run that name on the calling host.
 
     python -S skill_redirect.py [--skills-dir DIR]... [EVENT] < payload
 
-EVENT: PreToolUse | PostToolBatch (Claude Code), preToolUse (Copilot). Silent
-with exit 0 unless it redirects; any failure is silent with exit 0.
+EVENT: PreToolUse | PostToolBatch (Claude Code), preToolUse (Copilot). Always exits 0:
+silent unless it redirects (a JSON deny or context); any failure is silent.
 """
 import sys
 
@@ -12,11 +13,14 @@ def _run():
     try:
         data = sys.stdin.buffer.read()
         lowered = data.lower()
-        # The hot path: most payloads never mention a skill, so nothing else is imported.
-        if b"skill" not in lowered:
+        # The hot path: most payloads cannot matter, so nothing else is imported.
+        if "PostToolBatch" in sys.argv[1:]:
+            if b"unknown skill" not in lowered and b"agent type" not in lowered:
+                return 0
+        elif b"skill" not in lowered and b"task" not in lowered and b"agent_type" not in lowered:
             return 0
-        if "PostToolBatch" in sys.argv[1:] and b"unknown skill" not in lowered:
-            return 0
+        elif b'"tool_name":"Skill"' in data or b'"subagent_type"' in data:
+            return 0  # Claude Code's own Skill/Agent call: the host resolves the name itself
         import redirect_core
 
         return redirect_core.main(sys.argv[1:], data)

@@ -98,7 +98,12 @@ def _env(tmp_path: Path) -> dict[str, str]:
     skill = tmp_path / "skills" / "bench-skill-001"
     skill.mkdir(parents=True)
     (skill / "SKILL.md").write_text("---\nname: bench-skill-001\n---\nA skill.\n")
-    return hermetic_env(tmp_path, HOOKMUX_SKILLS_PATH=str(tmp_path / "skills"))
+    env = hermetic_env(tmp_path, HOOKMUX_SKILLS_PATH=str(tmp_path / "skills"))
+    for agent in (Path(env["HOME"]) / ".claude" / "agents" / "prompt-writer.md",
+                  Path(env["HOME"]) / ".copilot" / "agents" / "prompt-writer.agent.md"):
+        agent.parent.mkdir(parents=True, exist_ok=True)
+        agent.write_text("---\nname: prompt-writer\ndescription: An agent.\n---\nWrite prompts.\n")
+    return env
 
 
 def _check_behaviour(result, expected: str) -> None:

@@ -254,6 +254,14 @@ class Sandbox:
         path.write_text(f"---\nname: {name}\ndescription: e2e test skill {name}\n---\nFollow the {name} steps.\n")
         return path
 
+    def add_agent(self, name: str, root: str = ".claude/agents") -> Path:
+        """An agent file under HOME/root that both hosts list (frontmatter name: and description:)."""
+        suffix = ".agent.md" if root.startswith(".copilot") else ".md"
+        path = self.home / root / f"{name}{suffix}"
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_text(f"---\nname: {name}\ndescription: e2e test agent {name}\n---\nYou are {name}.\n")
+        return path
+
     # the CLIs
 
     def _run(self, cmd: list[str], env: dict[str, str], turns: list[ToolUse], timeout: float) -> CliRun:

@@ -23,6 +23,7 @@ def _runs(run, event: str, needle: str) -> list[tuple[str, str, int, int]]:
 @pytest.mark.parametrize("copilot_skill", [None, ".copilot/skills"])
 def test_agent_only_skill_is_redirected_through_post_tool_batch(claude_cli, sandbox, copilot_skill):
     sandbox.install_claude_user()
+    sandbox.add_agent(AGENT_ONLY, ".claude/agents")
     if copilot_skill:
         sandbox.add_skill(AGENT_ONLY, copilot_skill)
     run = sandbox.claude(claude_cli, [ToolUse("Skill", {"skill": AGENT_ONLY})])
@@ -46,6 +47,7 @@ def test_agent_only_skill_is_redirected_through_post_tool_batch(claude_cli, sand
 
 def test_name_that_is_also_an_installed_skill_passes(claude_cli, sandbox):
     sandbox.install_claude_user()
+    sandbox.add_agent(AGENT_AND_SKILL, ".claude/agents")
     sandbox.add_skill(AGENT_AND_SKILL, ".claude/skills")
     run = sandbox.claude(claude_cli, [ToolUse("Skill", {"skill": AGENT_AND_SKILL})])
 
@@ -55,8 +57,9 @@ def test_name_that_is_also_an_installed_skill_passes(claude_cli, sandbox):
     everything = json.dumps(run.requests[-1])
     assert "hook additional context" not in everything and "hook error" not in everything
     assert run.claude_hook_errors() == []
-    # The gate did run on this call (PreToolUse:Skill and PostToolBatch) and passed it silently.
-    assert [r[2] for r in _runs(run, "PreToolUse", "skill_redirect")] == [0]
+    # The gate ran on PostToolBatch and passed silently; Claude Code's own Skill call starts no
+    # PreToolUse gate (that entry's matcher is for Copilot's loader of this file).
+    assert [r[2] for r in _runs(run, "PreToolUse", "skill_redirect")] == []
     assert [r[2] for r in _runs(run, "PostToolBatch", "skill_redirect")] == [0]
 
 

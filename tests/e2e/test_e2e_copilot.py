@@ -18,6 +18,7 @@ def _copilot_hooks_file(sandbox):
 
 def test_agent_only_skill_is_denied_with_the_full_redirect(copilot_cli, sandbox):
     sandbox.install_copilot_user()
+    sandbox.add_agent(AGENT_ONLY, ".copilot/agents")
     run = sandbox.copilot(copilot_cli, [ToolUse("skill", {"skill": AGENT_ONLY})])
 
     assert run.proc.returncode == 0, run.proc.stderr
@@ -34,6 +35,7 @@ def test_agent_only_skill_is_denied_with_the_full_redirect(copilot_cli, sandbox)
 @pytest.mark.parametrize("skills_root", [".copilot/skills", ".agents/skills"])
 def test_installed_skill_is_not_denied(copilot_cli, sandbox, skills_root):
     sandbox.install_copilot_user()
+    sandbox.add_agent(AGENT_AND_SKILL, ".copilot/agents")
     sandbox.add_skill(AGENT_AND_SKILL, skills_root)
     run = sandbox.copilot(copilot_cli, [ToolUse("skill", {"skill": AGENT_AND_SKILL})])
 
@@ -65,6 +67,7 @@ def test_contraindicated_bash_advisory_reaches_the_model(copilot_cli, sandbox):
 def test_project_claude_settings_gate_denies_in_copilot(copilot_cli, sandbox):
     """Copilot reads a trusted project's Claude-format .claude/settings.json (--trust-folder)."""
     sandbox.install_claude_project()
+    sandbox.add_agent(AGENT_ONLY, ".copilot/agents")
     assert not sandbox.copilot_hooks_dir.exists()
     run = sandbox.copilot(copilot_cli, [ToolUse("skill", {"skill": AGENT_ONLY})], "--trust-folder")
 

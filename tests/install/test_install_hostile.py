@@ -15,7 +15,9 @@ from install_helpers import Home, USER_SETTINGS
 
 BASH = {"session_id": "s", "transcript_path": "/tmp/t.jsonl", "cwd": "/tmp", "hook_event_name": "PreToolUse",
         "tool_name": "Bash", "tool_input": {"command": "ls"}, "tool_use_id": "t1"}
-SKILL = {**BASH, "tool_name": "Skill", "tool_input": {"skill": "prompt-writer"}}
+# Copilot loading the Claude-format settings file: the one caller whose Skill call the gate denies.
+SKILL = {"session_id": "s", "timestamp": "2026-01-01T00:00:00.000Z", "cwd": "/tmp", "hook_event_name": "PreToolUse",
+         "tool_name": "skill", "tool_input": {"skill": "prompt-writer"}}
 COPILOT_BASH = {"sessionId": "s", "timestamp": 1, "cwd": "/tmp", "toolName": "bash", "toolArgs": {"command": "ls"}}
 
 
@@ -76,7 +78,15 @@ def test_a_removed_interpreter_makes_every_wired_command_a_silent_exit_0(h, tmp_
            f"--python PYTHON` with PYTHON an existing python3" in status.stdout
 
 
+def _copilot_agent(h) -> None:
+    """The agent SKILL names, where Copilot looks: the gate denies only a real agent."""
+    agent = h.home / ".copilot" / "agents" / "prompt-writer.agent.md"
+    agent.parent.mkdir(parents=True, exist_ok=True)
+    agent.write_text("---\nname: prompt-writer\ndescription: writes prompts\n---\nWrite prompts.\n")
+
+
 def test_the_gates_deny_survives_the_fail_open_suffix(h):
+    _copilot_agent(h)
     h.install()
     gate = next(c for e, c in _wired(h.settings) if e == "PreToolUse" and "skill_redirect" in c)
     out = _run("bash", gate, SKILL, h.env)
@@ -218,6 +228,7 @@ def test_uninstall_keeps_a_symlinked_settings_file_and_cleans_the_real_one(h, tm
 
 @pytest.mark.parametrize("module", ["json.py", "re.py"])
 def test_hooks_do_not_import_from_the_project_under_pythonpath(h, tmp_path, module):
+    _copilot_agent(h)
     h.install("--copilot-hooks-dir", str(h.copilot_dir))
     project = tmp_path / "project"
     project.mkdir()
@@ -294,7 +305,6 @@ def test_hostile_settings_are_refused_with_the_file_name(h, text, message, comma
     assert h.settings.read_bytes() == before
 
 
-@pytest.mark.xfail(reason="until core's manifest loader (issue 19) stops expanding $ in hooks_root", strict=False)
 def test_a_dollar_in_the_target_installs_and_runs(tmp_path):
     h = Home(tmp_path)
     h.target = h.home / "$HOME" / "hooks$1"

@@ -31,7 +31,7 @@ def test_install_keeps_every_user_setting_and_adds_one_group_per_event(h):
     gate = [g for g in pre if "skill_redirect.py" in g["hooks"][0]["command"]]
     assert len(dispatch) == 1 and dispatch[0]["matcher"] == "*" and dispatch[0]["hooks"][0]["timeout"] == 10
     assert dispatch[0]["hooks"][0]["command"].endswith(f"{target}/_dispatch/dispatch.py PreToolUse || true")
-    assert len(gate) == 1 and gate[0]["matcher"] == "Skill|skill"  # Copilot's loader of this file: "skill"
+    assert len(gate) == 1 and gate[0]["matcher"] == "skill|Agent"  # Copilot's loader of this file: "skill"/"Agent"
     assert gate[0]["hooks"][0]["command"].endswith(f"{target}/skill-redirect/skill_redirect.py PreToolUse || true")
     stop = after["hooks"]["Stop"][1]
     assert "matcher" not in stop and stop["hooks"][0]["command"].endswith("dispatch.py Stop || true")
@@ -93,7 +93,7 @@ def test_reinstall_replaces_entries_in_place_and_keeps_user_hooks_in_a_shared_gr
     h.install()
     data = json.loads(h.settings.read_text())
     pre = data["hooks"]["PreToolUse"]
-    gate_group = next(g for g in pre if g.get("matcher") == "Skill|skill")
+    gate_group = next(g for g in pre if g.get("matcher") == "skill|Agent")
     pre.remove(gate_group)
     pre.insert(0, gate_group)  # the user moved the gate group first
     gate_group["hooks"].append({"type": "command", "command": "echo my-skill-audit"})  # and shares it
@@ -103,7 +103,7 @@ def test_reinstall_replaces_entries_in_place_and_keeps_user_hooks_in_a_shared_gr
               "--python", "/bin/sh", check=True)
     again = json.loads(h.settings.read_text())
     first = again["hooks"]["PreToolUse"][0]
-    assert first["matcher"] == "Skill|skill"
+    assert first["matcher"] == "skill|Agent"
     assert first["hooks"][0]["command"].startswith("/bin/sh -S ")  # replaced in place
     assert first["hooks"][1] == {"type": "command", "command": "echo my-skill-audit"}
     commands = [h_["command"] for g in again["hooks"]["PreToolUse"] for h_ in g["hooks"]]
@@ -112,7 +112,7 @@ def test_reinstall_replaces_entries_in_place_and_keeps_user_hooks_in_a_shared_gr
 
     h.uninstall()
     final = json.loads(h.settings.read_text())
-    assert final["hooks"]["PreToolUse"][0] == {"matcher": "Skill|skill", "hooks": [
+    assert final["hooks"]["PreToolUse"][0] == {"matcher": "skill|Agent", "hooks": [
         {"type": "command", "command": "echo my-skill-audit"}]}
     assert not any(" -S " in h_["command"] for g in final["hooks"]["PreToolUse"] for h_ in g["hooks"])
 

@@ -140,7 +140,7 @@ def test_agents_dir_regenerates_the_installed_registry(h, tmp_path):
     (agents / "team" / "house-style-editor.md").write_text("---\nname: house-style-editor\n---\n")
     h.install("--agents-dir", str(agents))
     registry = (h.target / "skill-redirect" / "known_agents.py").read_text()
-    assert "house-style-editor" in registry and "prompt-writer" in registry
+    assert "house-style-editor" in registry  # the shipped registry is empty (issue 11)
     assert "house-style-editor" not in (h.source / "skill-redirect" / "known_agents.py").read_text()
     result = h.hookmux("status", "--target", str(h.target), "--settings", str(h.settings))
     assert result.returncode == 0, result.stdout

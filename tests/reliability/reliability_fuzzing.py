@@ -14,11 +14,12 @@ from reliability_support import (
     write_script,
 )
 
-_spec = importlib.util.spec_from_file_location("rel_known_agents", HOOKS / "skill-redirect" / "known_agents.py")
-known_agents = importlib.util.module_from_spec(_spec)
-_spec.loader.exec_module(known_agents)
-AGENTS = tuple(known_agents.AGENTS)
-# Skills the fuzz sandbox installs: two are also agent names (a skill wins), one is not an agent.
+_spec = importlib.util.spec_from_file_location("rel_host_data", HOOKS / "_common" / "hosts.py")
+host_data = importlib.util.module_from_spec(_spec)
+_spec.loader.exec_module(host_data)
+# Agents the fuzz sandbox installs in both hosts' user folders (the gate reads them when it decides).
+AGENTS = ("prompt-writer", "architect", "builder", "guide", "gherkin-expert", "tla-plus-expert", "tester", "reviewer")
+# Skills the fuzz sandbox installs: two are also agent names (a skill wins on Copilot), one is not an agent.
 SKILLS = ("gherkin-expert", "tla-plus-expert", "pdf")
 
 
@@ -47,6 +48,11 @@ def build_sandbox(base: Path) -> tuple[Path, dict, Path]:
     rows = {event: [*shipped.get(event, {}).get("checks", []), {"name": "fuzz-echo", "script": echo, "timeout": 5}]
             for event in CLAUDE_EVENTS}
     rows["PostToolBatch"].append({"name": "fuzz-skill-batch", "script": echo, "matcher": "^Skill$", "timeout": 5})
+    for name in AGENTS:
+        for path in (base / "home" / ".claude" / "agents" / f"{name}.md",
+                     base / "home" / ".copilot" / "agents" / f"{name}.agent.md"):
+            path.parent.mkdir(parents=True, exist_ok=True)
+            path.write_text(f"---\nname: {name}\ndescription: fuzz agent\n---\nAn agent.\n")
     skills = base / "skills"
     for name in SKILLS:
         (skills / name).mkdir(parents=True)
@@ -136,8 +142,11 @@ GATE_EVENTS = ("PreToolUse", "preToolUse", "PostToolBatch", None)
 
 @st.composite
 def skill_call(draw):
-    """(argv event, stdin bytes, the name): a well-formed Skill call in one of the hosts' dialects."""
-    name = draw(st.sampled_from(AGENTS) | st.sampled_from(SKILLS) | st.text(max_size=30))
+    """(argv event, stdin bytes, the name, whose agent it must be to redirect: "claude", "copilot"
+    or None -- Claude Code's own PreToolUse always passes): a well-formed Skill call in one of the
+    hosts' dialects."""
+    name = draw(st.sampled_from(AGENTS) | st.sampled_from(SKILLS) | st.text(max_size=30)
+                | st.sampled_from(host_data.BUILTIN_AGENTS["claude"] + host_data.BUILTIN_AGENTS["copilot"]))
     key = draw(st.sampled_from(("skill", "name")))
     dialect = draw(st.sampled_from(("claude", "copilot", "copilot-string-args", "copilot-claude-format", "batch")))
     if dialect == "claude":
@@ -151,7 +160,8 @@ def skill_call(draw):
     else:
         call = {"tool_name": "Skill", "tool_input": {key: name}, "tool_response": f"Unknown skill: {name}"}
         payload, event = {"hook_event_name": "PostToolBatch", "tool_calls": [call]}, "PostToolBatch"
-    return event, json.dumps(payload).encode(), name
+    host = {"claude": None, "batch": "claude"}.get(dialect, "copilot")
+    return event, json.dumps(payload).encode(), name, host
 
 
 # ------------------------------------------------------------------ oracles
@@ -180,8 +190,18 @@ def must_emit(event, payload) -> bool:
                 and payload.get("stop_hook_active") is True)
 
 
-def agent_only(name) -> bool:
-    return isinstance(name, str) and known_agents.is_known_agent(name) and name not in SKILLS
+def agent_only(name, host=None) -> bool:
+    """Whether the gate redirects a Skill call naming name for host (None: for either host).
+
+    Claude Code's PostToolBatch trusts the host's "Unknown skill" (no skill precedence);
+    Copilot passes a name that is also a skill."""
+    if not isinstance(name, str):
+        return False
+    if host is None:
+        return agent_only(name, "claude") or agent_only(name, "copilot")
+    if name not in AGENTS and name not in host_data.BUILTIN_AGENTS[host]:
+        return False
+    return host == "claude" or (name not in SKILLS and name not in host_data.BUILTIN_SKILLS["copilot"])
 
 
 def gate_targets(stdin: bytes) -> set[str]:
@@ -197,6 +217,18 @@ def gate_targets(stdin: bytes) -> set[str]:
         calls += [call for call in payload["tool_calls"] if isinstance(call, dict)]
     names = set()
     for call in calls:
+        tool = call.get("tool_name", call.get("toolName"))
+        if tool in ("task", "Agent"):  # the other direction: the agent tool naming a skill
+            for args in (call.get("tool_input"), call.get("toolArgs")):
+                if isinstance(args, str):
+                    try:
+                        args = json.loads(args)
+                    except (ValueError, RecursionError):
+                        continue
+                if isinstance(args, dict):
+                    names.update(value for value in (args.get("agent_type"), args.get("subagent_type"))
+                                 if value in SKILLS + host_data.BUILTIN_SKILLS["claude"] + host_data.BUILTIN_SKILLS["copilot"])
+            continue
         if call.get("tool_name") not in ("Skill", "skill") and call.get("toolName") not in ("Skill", "skill"):
             continue
         for args in (call.get("tool_input"), call.get("toolArgs")):

@@ -129,7 +129,8 @@ def _check_gate(sandbox, event, data: bytes):
         if outcome != "pass":
             targets = gate_targets(data)
             assert targets, (outcome, text, data[:500])
-            assert any(f'"{name}" is an agent, not a skill' in text for name in targets), text
+            assert any(f'"{name}" is an agent, not a skill' in text or f'"{name}" is a skill, not an agent' in text
+                       for name in targets), text
 
 
 @fuzz_settings(PROCESS_EXAMPLES)
@@ -154,11 +155,11 @@ def test_gate_mutated_host_payloads(sandbox, case_):
 @given(case_=skill_call())
 def test_gate_blocks_exactly_the_agent_only_skill_calls(sandbox, case_):
     """The other direction: a well-formed Skill call is blocked if and only if it names an agent-only name."""
-    event, data, name = case_
+    event, data, name, host = case_
     with case(GATE_SUITE):
         outcome, text = _run_gate(sandbox, event, data)
         observe(f"gate: {outcome}")
-        if agent_only(name):
+        if host and agent_only(name, host):
             assert outcome == ("context" if event == "PostToolBatch" else "deny"), (outcome, data)
             assert f'"{name}" is an agent, not a skill' in text
         else:

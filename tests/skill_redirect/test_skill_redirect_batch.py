@@ -1,32 +1,18 @@
-"""PostToolBatch: Claude Code rejects an unknown skill before PreToolUse, so the batch hook redirects."""
+"""PostToolBatch: Claude Code rejects an unknown skill or agent type itself; the batch hook says
+what the name is on this host (an agent -> the Agent tool; a skill -> the Skill tool)."""
 from __future__ import annotations
 
 import json
-from pathlib import Path
 
-from hookmux_testing import GATE, hermetic_env, one_json_line, run_hook
+import pytest
 
-SKILLS = Path(__file__).resolve().parent / "fixtures" / "skills"
-
-
-def skill_call(name, response):
-    return {"tool_name": "Skill", "tool_input": {"skill": name}, "tool_use_id": f"toolu_{name}", "tool_response": response}
+from gate_world import SKILLS, World, agent_call, post_tool_batch, skill_call, unknown_skill
+from hookmux_testing import one_json_line
 
 
-def unknown(name):
-    return f"<tool_use_error>Unknown skill: {name}</tool_use_error>"
-
-
-def batch(*calls):
-    return json.dumps({
-        "session_id": "s1", "transcript_path": "/tmp/t.jsonl", "cwd": "/tmp",
-        "hook_event_name": "PostToolBatch", "tool_calls": list(calls),
-    })
-
-
-def run(tmp_path, payload):
-    env = hermetic_env(tmp_path, HOOKMUX_SKILLS_PATH=str(SKILLS))
-    return run_hook(GATE, ["PostToolBatch"], payload, env)
+@pytest.fixture
+def world(tmp_path):
+    return World(tmp_path, HOOKMUX_SKILLS_PATH=str(SKILLS))
 
 
 def context_of(result):
@@ -38,64 +24,69 @@ def context_of(result):
     return output["hookSpecificOutput"]["additionalContext"]
 
 
-def test_every_agent_only_name_of_a_batch_is_redirected_in_one_line(tmp_path):
-    result = run(tmp_path, batch(
+def test_every_name_of_a_batch_is_explained_in_one_line(world):
+    result = world.gate(*post_tool_batch(
         {"tool_name": "Bash", "tool_input": {"command": "ls"}, "tool_use_id": "t1", "tool_response": "skill"},
-        skill_call("prompt-writer", unknown("prompt-writer")),
-        skill_call("pdf", "Launching skill: pdf"),
-        skill_call("builder", unknown("builder")),
-        skill_call("prompt-writer", unknown("prompt-writer")),
-        skill_call("totally-unknown-name", unknown("totally-unknown-name")),
+        skill_call({"skill": "prompt-writer"}),
+        skill_call({"skill": "pdf"}, "Launching skill: pdf"),
+        agent_call({"subagent_type": "default-workflow"}),
+        skill_call({"skill": "builder"}),
+        skill_call({"skill": "prompt-writer"}),
+        skill_call({"skill": "totally-unknown-name"}),
+        agent_call({"subagent_type": "totally-unknown-name"}),
     ))
     context = context_of(result)
     assert context.count('subagent_type "prompt-writer"') == 1
     assert context.count('subagent_type "builder"') == 1
+    assert context.count('call the Skill tool with skill "default-workflow"') == 1
     assert "pdf" not in context and "totally-unknown-name" not in context
-    assert context.index("prompt-writer") < context.index("builder")
+    assert context.index("prompt-writer") < context.index("builder") < context.index("default-workflow")
 
 
-def test_agent_name_that_the_host_ran_is_left_alone(tmp_path):
-    """Only a call the host reported as an unknown skill is redirected (e.g. a plugin skill named like an agent)."""
-    env = hermetic_env(tmp_path, HOOKMUX_SKILLS_PATH=str(SKILLS))
-    for response in ("Launching skill: architect", None, {"result": "ok"}, ["done"], "", 7):
-        result = run(tmp_path, batch(skill_call("architect", response)))
-        assert (result.returncode, result.stdout, result.stderr) == (0, b"", b""), response
+def test_a_call_the_host_ran_is_left_alone(world):
+    """Only a call the host reported as unknown is explained (e.g. a plugin skill named like an agent)."""
+    for response in ("Launching skill: architect", {"result": "ok"}, ["done"], "", 7):
+        assert world.gate(*post_tool_batch(skill_call({"skill": "architect"}, response))).stdout == b""
         # Past the command-line pre-filter (no EVENT argument; another call in the batch did fail):
-        result = run_hook(GATE, [], batch(skill_call("architect", response), skill_call("builder", unknown("builder"))), env)
-        context = context_of(result)
+        argv, payload = post_tool_batch(skill_call({"skill": "architect"}, response), skill_call({"skill": "builder"}))
+        context = context_of(world.gate([], payload))
         assert "builder" in context and "architect" not in context, response
 
 
-def test_unknown_skill_is_found_in_structured_responses(tmp_path):
+def test_the_hosts_verdict_is_found_in_structured_responses(world):
     for response in (
-        [{"type": "text", "text": unknown("guide")}],
+        [{"type": "text", "text": unknown_skill("guide")}],
         {"content": [{"type": "text", "text": "Error: UNKNOWN SKILL: guide"}], "is_error": True},
     ):
-        assert 'subagent_type "guide"' in context_of(run(tmp_path, batch(skill_call("guide", response))))
+        assert 'subagent_type "guide"' in context_of(world.gate(*post_tool_batch(skill_call({"skill": "guide"}, response))))
+    response = {"content": [{"type": "text", "text": "agent TYPE 'pdf' NOT FOUND"}]}
+    argv, payload = post_tool_batch(agent_call({"subagent_type": "default-workflow"}, response))
+    assert "Skill tool" in context_of(world.gate(argv, payload))
 
 
-def test_skill_precedence_holds_on_batch_too(tmp_path):
-    result = run(tmp_path, batch(skill_call("gherkin-expert", unknown("gherkin-expert")),
-                                 skill_call("tla-plus-expert", unknown("tla-plus-expert"))))
-    assert (result.returncode, result.stdout, result.stderr) == (0, b"", b"")
+def test_did_you_mean_after_the_name_changes_nothing(tmp_path):
+    world = World(tmp_path, agents=False)
+    result = world.gate(*post_tool_batch(skill_call({"skill": "Plan"}, "Unknown skill: Plan. Did you mean plan?")))
+    assert 'subagent_type "Plan"' in context_of(result)
 
 
-def test_command_line_post_tool_batch_needs_unknown_skill_text(tmp_path):
-    """Wired as PostToolBatch, a payload without "unknown skill" is not even parsed (the speed pre-filter)."""
-    env = hermetic_env(tmp_path, HOOKMUX_SKILLS_PATH=str(SKILLS))
-    payload = json.dumps({"hook_event_name": "PreToolUse", "tool_name": "Skill", "tool_input": {"skill": "prompt-writer"}})
-    assert run_hook(GATE, ["PreToolUse"], payload, env).returncode == 2
-    result = run_hook(GATE, ["PostToolBatch"], payload, env)
-    assert (result.returncode, result.stdout, result.stderr) == (0, b"", b"")
+def test_command_line_post_tool_batch_needs_the_hosts_rejection_text(world):
+    """Wired as PostToolBatch, a payload without "unknown skill"/"agent type" is not even parsed."""
+    argv, payload = post_tool_batch(skill_call({"skill": "prompt-writer"}, "Skill failed"))
+    payload["note"] = "unknown skill"
+    assert b"prompt-writer" not in world.gate([], payload).stdout  # parsed: the response itself has no verdict
+    del payload["note"]
+    assert world.gate(argv, payload).stdout == b""
 
 
-def test_malformed_batches_pass(tmp_path):
+def test_malformed_batches_pass(world):
     for payload in (
         '{"hook_event_name":"PostToolBatch","tool_calls":"Unknown skill: prompt-writer"}',
         '{"hook_event_name":"PostToolBatch","tool_calls":{"0":{"tool_name":"Skill","tool_input":{"skill":"prompt-writer"},"tool_response":"Unknown skill"}}}',
         '{"hook_event_name":"PostToolBatch","tool_calls":[null, 1, "Unknown skill", []]}',
         '{"hook_event_name":"PostToolBatch","tool_calls":[{"tool_name":"Skill","tool_input":"prompt-writer","tool_response":"Unknown skill"}]}',
+        '{"hook_event_name":"PostToolBatch","tool_calls":[{"tool_name":"Agent","tool_input":["pdf"],"tool_response":"Agent type not found"}]}',
         '{"hook_event_name":"PostToolBatch"} unknown skill',
     ):
-        result = run(tmp_path, payload)
+        result = world.gate(["PostToolBatch"], json.loads(payload) if payload.endswith("}") and "} u" not in payload else {})
         assert (result.returncode, result.stdout, result.stderr) == (0, b"", b""), payload

@@ -10,7 +10,8 @@ import pytest
 
 from hookmux_testing import GATE, PYTHON, hermetic_env, run_hook
 
-REDIRECTING = json.dumps({"hook_event_name": "PreToolUse", "tool_name": "Skill", "tool_input": {"skill": "prompt-writer"}})
+# Copilot's Claude-format PreToolUse naming a built-in Copilot agent: denied with no folder at all.
+REDIRECTING = json.dumps({"hook_event_name": "PreToolUse", "tool_name": "skill", "tool_input": {"skill": "code-review"}})
 
 BROKEN_INPUTS = [
     b"skill",
@@ -54,6 +55,7 @@ def test_payload_without_a_skill_is_silent_whatever_its_size(tmp_path):
 def copied_gate(tmp_path: Path) -> Path:
     target = tmp_path / "skill-redirect"
     shutil.copytree(GATE.parent, target, ignore=shutil.ignore_patterns("__pycache__"))
+    shutil.copytree(GATE.parent.parent / "_common", tmp_path / "_common", ignore=shutil.ignore_patterns("__pycache__"))
     return target / GATE.name
 
 
@@ -64,12 +66,21 @@ def copied_gate(tmp_path: Path) -> Path:
     "raise MemoryError",
     "import os; os.kill(os.getpid(), 0); raise OSError(5, 'I/O error')",
 ])
-@pytest.mark.parametrize("module", ["skill_scan.py", "known_agents.py", "fast_json.py", "redirect_core.py"])
+@pytest.mark.parametrize("module", ["skill_scan.py", "agent_scan.py", "folder_walk.py", "places.py", "runtime.py",
+                                    "known_agents.py", "redirect_core.py"])
 def test_an_internal_failure_is_silent(tmp_path, module, failure):
     gate = copied_gate(tmp_path)
     env = hermetic_env(tmp_path, HOOKMUX_SKILLS_PATH=str(tmp_path / "none"))
-    assert run_hook(gate, ["PreToolUse"], REDIRECTING, env).returncode == 2  # the copy works before it is broken
+    assert b'"deny"' in run_hook(gate, ["PreToolUse"], REDIRECTING, env).stdout  # the copy works before it is broken
     (gate.parent / module).write_text(failure + "\n")
+    result = run_hook(gate, ["PreToolUse"], REDIRECTING, env)
+    assert (result.returncode, result.stdout, result.stderr) == (0, b"", b"")
+
+
+def test_a_missing_runtime_is_silent(tmp_path):
+    gate = copied_gate(tmp_path)
+    shutil.rmtree(tmp_path / "_common")
+    env = hermetic_env(tmp_path, HOOKMUX_SKILLS_PATH=str(tmp_path / "none"))
     result = run_hook(gate, ["PreToolUse"], REDIRECTING, env)
     assert (result.returncode, result.stdout, result.stderr) == (0, b"", b"")
 

@@ -1,217 +1,272 @@
-"""The behaviour matrix of the skill-redirect gate, run as a host runs it, in every payload dialect."""
+"""The gate's behaviour matrix, run as a host runs it, in every payload dialect of both hosts."""
 from __future__ import annotations
 
 import json
-from pathlib import Path
+import subprocess
 
 import pytest
 
-from hookmux_testing import GATE, hermetic_env, one_json_line, run_hook
+from gate_world import (SKILLS, World, agent_call, agent_text, claude_pre, copilot_claude_format_pre, copilot_pre,
+                        copilot_pre_string_args, post_tool_batch, skill_call, to_agent, to_skill, write)
+from hookmux_testing import GATE, PYTHON, one_json_line
 
-SKILLS = Path(__file__).resolve().parent / "fixtures" / "skills"
+COPILOT_DIALECTS = {
+    "copilot-preToolUse": copilot_pre,
+    "copilot-preToolUse-string-args": copilot_pre_string_args,
+    "copilot-claude-format-PreToolUse": copilot_claude_format_pre,
+}
+ALL_DIALECTS = ["claude-PreToolUse", "claude-PostToolBatch", *COPILOT_DIALECTS]
 
-REDIRECTED = ["prompt-writer", "architect", "builder", "guide"]
-PASSED = ["default-workflow", "pdf", "gherkin-expert", "tla-plus-expert", "totally-unknown-name"]
+# Fixture agents (both hosts) with no skill of that name in SKILLS; "architect" only has a folder
+# whose SKILL.md is named architecture-notes (Copilot runs a skill by its frontmatter name).
+AGENT_ONLY = ["prompt-writer", "builder", "guide", "architect"]
+AGENT_AND_SKILL = ["gherkin-expert", "tla-plus-expert"]  # gherkin's folder is testing/gherkin
+SKILL_ONLY = ["default-workflow", "pdf"]
+NOTHING = ["totally-unknown-name", "changelog-scribe"]
 MALFORMED_INPUTS = [
-    {},
-    {"skill": 123},
-    {"skill": None},
-    {"name": ["x"]},
-    {"skill": {"skill": "prompt-writer"}},
-    {"skill": ["prompt-writer"]},
-    {"skill": {"name": {"nested": [1, {"junk": None}]}}},
-    {"skill": None, "name": "prompt-writer"},
-    {"skill": ""},
-    {"skill": True},
-    {"skill": "PROMPT-WRITER"},
-    {"skill": "specialized/prompt-writer"},
-    {"skill": "amplihack:prompt-writer"},
+    {}, {"skill": 123}, {"skill": None}, {"name": ["x"]}, {"skill": {"skill": "prompt-writer"}},
+    {"skill": ["prompt-writer"]}, {"skill": None, "name": "prompt-writer"}, {"skill": ""}, {"skill": True},
+    {"skill": "PROMPT-WRITER"}, {"skill": "specialized/prompt-writer"}, {"skill": "amplihack:prompt-writer"},
     {"skill": " prompt-writer"},
 ]
 
 
-def claude_code_pre(tool_input):
-    return ["PreToolUse"], {
-        "session_id": "s1", "transcript_path": "/tmp/t.jsonl", "cwd": "/tmp", "prompt_id": "p1",
-        "permission_mode": "default", "hook_event_name": "PreToolUse", "tool_name": "Skill",
-        "tool_input": tool_input, "tool_use_id": "toolu_01",
-    }
+@pytest.fixture
+def world(tmp_path):
+    return World(tmp_path, HOOKMUX_SKILLS_PATH=str(SKILLS))
 
 
-def copilot_pre(tool_input):
-    return ["preToolUse"], {"sessionId": "s1", "timestamp": 1764470000000, "cwd": "/tmp", "toolName": "skill", "toolArgs": tool_input}
+def skill_payload(dialect, tool_input):
+    if dialect == "claude-PreToolUse":
+        return claude_pre("Skill", tool_input)
+    if dialect == "claude-PostToolBatch":
+        return post_tool_batch(skill_call(tool_input))
+    return COPILOT_DIALECTS[dialect]("skill", tool_input)
 
 
-def copilot_pre_string_args(tool_input):
-    argv, payload = copilot_pre(tool_input)
-    payload["toolArgs"] = json.dumps(tool_input)
-    return argv, payload
-
-
-def copilot_claude_format_pre(tool_input):
-    return ["PreToolUse"], {
-        "hook_event_name": "PreToolUse", "session_id": "s1", "timestamp": "2026-11-30T03:00:00.000Z",
-        "cwd": "/tmp", "tool_name": "skill", "tool_input": tool_input,
-    }
-
-
-def post_tool_batch(tool_input):
-    name = tool_input.get("skill") if isinstance(tool_input.get("skill"), str) else "x"
-    return ["PostToolBatch"], {
-        "session_id": "s1", "transcript_path": "/tmp/t.jsonl", "cwd": "/tmp", "hook_event_name": "PostToolBatch",
-        "tool_calls": [{
-            "tool_name": "Skill", "tool_input": tool_input, "tool_use_id": "toolu_01",
-            "tool_response": f"<tool_use_error>Unknown skill: {name}</tool_use_error>",
-        }],
-    }
-
-
-DIALECTS = {
-    "claude-code-PreToolUse": claude_code_pre,
-    "copilot-preToolUse": copilot_pre,
-    "copilot-preToolUse-string-args": copilot_pre_string_args,
-    "copilot-claude-format-PreToolUse": copilot_claude_format_pre,
-    "claude-code-PostToolBatch": post_tool_batch,
-}
-
-
-def claude_code_message(name):
-    return (
-        f'"{name}" is an agent, not a skill, so the Skill tool cannot run it. '
-        f'Run it as an agent instead: call the Agent tool with subagent_type "{name}". '
-        f'Do not retry "{name}" as a Skill call.'
-    )
-
-
-def copilot_message(name):
-    return (
-        f'"{name}" is an agent, not a skill, so the skill tool cannot run it. '
-        f'Run it as an agent instead: call the task tool with agent_type "{name}". '
-        f'Do not retry "{name}" as a skill call.'
-    )
-
-
-def expected_redirect(dialect, name):
-    """(exit code, stdout JSON, stderr bytes) the host contract asks for."""
-    if dialect == "claude-code-PreToolUse":
-        reason = claude_code_message(name)
-        return 2, {"hookSpecificOutput": {"hookEventName": "PreToolUse", "permissionDecision": "deny",
-                                          "permissionDecisionReason": reason}}, (reason + "\n").encode()
+def expected_deny(dialect, reason):
     if dialect in ("copilot-preToolUse", "copilot-preToolUse-string-args"):
-        return 0, {"permissionDecision": "deny", "permissionDecisionReason": copilot_message(name)}, b""
-    if dialect == "copilot-claude-format-PreToolUse":
-        return 0, {"hookSpecificOutput": {"hookEventName": "PreToolUse", "permissionDecision": "deny",
-                                          "permissionDecisionReason": copilot_message(name)}}, b""
-    return 0, {"hookSpecificOutput": {"hookEventName": "PostToolBatch",
-                                      "additionalContext": claude_code_message(name)}}, b""
+        return {"permissionDecision": "deny", "permissionDecisionReason": reason}
+    return {"hookSpecificOutput": {"hookEventName": "PreToolUse", "permissionDecision": "deny",
+                                   "permissionDecisionReason": reason}}
 
 
-def run_gate(tmp_path, dialect, tool_input, via="--skills-dir"):
-    argv, payload = DIALECTS[dialect](tool_input)
-    if via == "--skills-dir":
-        env = hermetic_env(tmp_path)
-        argv = ["--skills-dir", str(SKILLS), *argv]
-    else:
-        env = hermetic_env(tmp_path, HOOKMUX_SKILLS_PATH=str(SKILLS))
-    return run_hook(GATE, argv, json.dumps(payload), env)
+def batch_context(text):
+    return {"hookSpecificOutput": {"hookEventName": "PostToolBatch", "additionalContext": text}}
 
 
-@pytest.mark.parametrize("via", ["--skills-dir", "HOOKMUX_SKILLS_PATH"])
-@pytest.mark.parametrize("name", REDIRECTED)
-@pytest.mark.parametrize("dialect", DIALECTS)
-def test_agent_only_name_is_redirected(tmp_path, dialect, name, via):
-    result = run_gate(tmp_path, dialect, {"skill": name}, via)
-    code, stdout_json, stderr = expected_redirect(dialect, name)
-    assert result.returncode == code, result
-    assert one_json_line(result.stdout) == stdout_json
-    assert result.stderr == stderr
+def assert_pass(result):
+    assert (result.returncode, result.stdout, result.stderr) == (0, b"", b""), result
 
 
-@pytest.mark.parametrize("name", PASSED)
-@pytest.mark.parametrize("dialect", DIALECTS)
-def test_skills_and_unknown_names_pass(tmp_path, dialect, name):
-    result = run_gate(tmp_path, dialect, {"skill": name})
-    assert (result.returncode, result.stdout, result.stderr) == (0, b"", b"")
+# --- the skill tool naming an agent ------------------------------------------------------------
+
+@pytest.mark.parametrize("name", AGENT_ONLY)
+@pytest.mark.parametrize("dialect", list(COPILOT_DIALECTS))
+def test_copilot_agent_only_name_is_denied_with_the_redirect(world, dialect, name):
+    result = world.gate(*skill_payload(dialect, {"skill": name}))
+    assert (result.returncode, result.stderr) == (0, b"")
+    assert one_json_line(result.stdout) == expected_deny(dialect, to_agent(name, "copilot"))
+
+
+@pytest.mark.parametrize("name", AGENT_ONLY + AGENT_AND_SKILL)
+def test_claude_unknown_skill_that_is_an_agent_gets_the_redirect(world, name):
+    """Claude Code's own verdict ("Unknown skill") is final: no skill scan."""
+    result = world.gate(*skill_payload("claude-PostToolBatch", {"skill": name}))
+    assert (result.returncode, result.stderr) == (0, b"")
+    assert one_json_line(result.stdout) == batch_context(to_agent(name, "claude"))
+
+
+@pytest.mark.parametrize("name", AGENT_ONLY + AGENT_AND_SKILL + SKILL_ONLY + NOTHING + ["Explore", "code-review"])
+def test_claude_pre_tool_use_skill_always_passes(world, name):
+    """Claude Code fires PreToolUse only for a Skill it resolved (a skill, command or plugin)."""
+    assert_pass(world.gate(*skill_payload("claude-PreToolUse", {"skill": name})))
+
+
+@pytest.mark.parametrize("name", AGENT_AND_SKILL + SKILL_ONLY + NOTHING)
+@pytest.mark.parametrize("dialect", list(COPILOT_DIALECTS))
+def test_copilot_skills_and_names_that_are_no_agent_pass(world, dialect, name):
+    assert_pass(world.gate(*skill_payload(dialect, {"skill": name})))
+
+
+@pytest.mark.parametrize("name", SKILL_ONLY + NOTHING)
+def test_claude_unknown_skill_that_is_no_agent_gets_nothing(world, name):
+    assert_pass(world.gate(*skill_payload("claude-PostToolBatch", {"skill": name})))
 
 
 @pytest.mark.parametrize("tool_input", MALFORMED_INPUTS, ids=json.dumps)
-@pytest.mark.parametrize("dialect", DIALECTS)
-def test_malformed_or_non_matching_input_passes(tmp_path, dialect, tool_input):
-    result = run_gate(tmp_path, dialect, tool_input)
-    assert (result.returncode, result.stdout, result.stderr) == (0, b"", b"")
+@pytest.mark.parametrize("dialect", ALL_DIALECTS)
+def test_malformed_or_non_matching_input_passes(world, dialect, tool_input):
+    assert_pass(world.gate(*skill_payload(dialect, tool_input)))
 
 
-@pytest.mark.parametrize("dialect", DIALECTS)
-def test_name_key_is_the_fallback(tmp_path, dialect):
-    result = run_gate(tmp_path, dialect, {"name": "prompt-writer", "args": "ignored"})
-    code, stdout_json, _ = expected_redirect(dialect, "prompt-writer")
-    assert result.returncode == code
-    assert one_json_line(result.stdout) == stdout_json
+@pytest.mark.parametrize("dialect", ["claude-PostToolBatch", *COPILOT_DIALECTS])
+def test_name_key_is_the_fallback(world, dialect):
+    result = world.gate(*skill_payload(dialect, {"name": "prompt-writer", "args": "ignored"}))
+    assert b"prompt-writer" in result.stdout and result.returncode == 0
 
 
-@pytest.mark.parametrize("dialect", DIALECTS)
-def test_without_the_skills_tree_the_skill_agents_redirect(tmp_path, dialect):
-    """gherkin-expert passes above only because the fixture tree holds it as a skill."""
-    argv, payload = DIALECTS[dialect]({"skill": "gherkin-expert"})
-    env = hermetic_env(tmp_path, HOOKMUX_SKILLS_PATH=str(tmp_path / "no-skills-here"))
-    result = run_hook(GATE, argv, json.dumps(payload), env)
-    code, stdout_json, _ = expected_redirect(dialect, "gherkin-expert")
-    assert result.returncode == code
-    assert one_json_line(result.stdout) == stdout_json
+# --- each host's own agents ---------------------------------------------------------------------
+
+@pytest.mark.parametrize("host, layout, name", [
+    ("claude", ".claude/agents/changelog-scribe.md", "changelog-scribe"),
+    ("claude", ".claude/agents/team/deep/any-file.md", "changelog-scribe"),
+    ("claude", "project:.claude/agents/changelog-scribe.md", "changelog-scribe"),
+    ("claude", "project:.claude/agents/sub/changelog-scribe.md", "changelog-scribe"),
+    ("claude", "built-in", "Explore"),
+    ("claude", "built-in", "statusline-setup"),
+    ("copilot", ".copilot/agents/changelog-scribe.agent.md", "changelog-scribe"),
+    ("copilot", ".copilot/agents/changelog-scribe.md", "changelog-scribe"),
+    ("copilot", ".copilot/agents/team/scribe.agent.md", "team--scribe"),
+    ("copilot", "project:.github/agents/changelog-scribe.agent.md", "changelog-scribe"),
+    ("copilot", "project:.claude/agents/changelog-scribe.md", "changelog-scribe"),
+    ("copilot", "built-in", "code-review"),
+    ("copilot", "built-in", "rubber-duck"),
+])
+@pytest.mark.parametrize("from_subfolder", [False, True])
+def test_each_hosts_agents_are_found_when_the_gate_decides(tmp_path, host, layout, name, from_subfolder):
+    world = World(tmp_path, agents=False)
+    if layout != "built-in":
+        base, _, rel = layout.rpartition(":")
+        folder = world.project if base == "project" else world.home
+        named = name if not rel.endswith("scribe.agent.md") or "team" not in rel else None
+        write(folder / rel, agent_text(named))
+    cwd = world.project / "apps" / "web" if from_subfolder else world.project
+    cwd.mkdir(parents=True, exist_ok=True)
+    if host == "claude":
+        result = world.gate(*post_tool_batch(skill_call({"skill": name})), cwd=cwd)
+        assert one_json_line(result.stdout) == batch_context(to_agent(name, "claude"))
+    else:
+        result = world.gate(*copilot_pre("skill", {"skill": name}), cwd=cwd)
+        assert one_json_line(result.stdout) == expected_deny("copilot-preToolUse", to_agent(name, "copilot"))
 
 
-@pytest.mark.parametrize("dialect", DIALECTS)
-def test_redirect_echoes_nothing_else_from_the_input(tmp_path, dialect):
+@pytest.mark.parametrize("host, rel, text", [
+    ("claude", ".copilot/agents/architect.agent.md", agent_text("architect")),  # the other host's folder
+    ("claude", ".claude/agents/architect.md", agent_text(None)),  # Claude Code needs name:
+    ("claude", ".claude/agents/architect.md", agent_text("architect", None)),  # ... and description:
+    ("claude", ".claude/agents/architect.md", "no frontmatter\n"),
+    ("copilot", ".claude/agents/architect.md", agent_text("architect")),  # ~/.claude is not Copilot's
+    ("copilot", ".copilot/agents/architect.agent.md", agent_text("architect", None)),
+    ("copilot", ".copilot/agents/x.agent.md", agent_text("other-name")),  # frontmatter name wins
+    ("copilot", ".agents/agents/architect.agent.md", agent_text("architect")),
+])
+def test_files_a_host_does_not_list_are_no_agents(tmp_path, host, rel, text):
+    world = World(tmp_path, agents=False)
+    write(world.home / rel, text)
+    if host == "claude":
+        assert_pass(world.gate(*post_tool_batch(skill_call({"skill": "architect"}))))
+    else:
+        assert_pass(world.gate(*copilot_pre("skill", {"skill": "architect"})))
+
+
+def test_code_review_is_a_skill_on_claude_and_an_agent_on_copilot(tmp_path):
+    world = World(tmp_path, agents=False)
+    assert_pass(world.gate(*claude_pre("Skill", {"skill": "code-review"})))
+    result = world.gate(*post_tool_batch(agent_call({"subagent_type": "code-review"})))
+    assert one_json_line(result.stdout) == batch_context(to_skill("code-review", "claude"))
+    result = world.gate(*copilot_pre("skill", {"skill": "code-review"}))
+    assert one_json_line(result.stdout) == expected_deny("copilot-preToolUse", to_agent("code-review", "copilot"))
+
+
+def test_a_project_command_sharing_an_agents_name_passes_on_claude(tmp_path):
+    world = World(tmp_path)
+    write(world.project / ".claude" / "commands" / "architect.md", "---\ndescription: x\n---\nDo.\n")
+    assert_pass(world.gate(*claude_pre("Skill", {"skill": "architect"})))
+
+
+# --- the agent tool naming a skill (mirror) ------------------------------------------------------
+
+def agent_payload(dialect, name):
+    if dialect == "claude-PostToolBatch":
+        return post_tool_batch(agent_call({"subagent_type": name, "prompt": "go"}))
+    return COPILOT_DIALECTS[dialect]("task", {"agent_type": name, "prompt": "go", "description": "d"})
+
+
+@pytest.mark.parametrize("name", SKILL_ONLY)
+@pytest.mark.parametrize("dialect", ["claude-PostToolBatch", *COPILOT_DIALECTS])
+def test_agent_tool_naming_a_skill_is_sent_to_the_skill_tool(world, dialect, name):
+    result = world.gate(*agent_payload(dialect, name))
+    if dialect == "claude-PostToolBatch" and name == "pdf":
+        # documents/pdf/SKILL.md is two levels down: Claude Code loads <root>/<name>/SKILL.md only.
+        assert_pass(result)
+        return
+    assert (result.returncode, result.stderr) == (0, b"")
+    if dialect == "claude-PostToolBatch":
+        assert one_json_line(result.stdout) == batch_context(to_skill(name, "claude"))
+    else:
+        assert one_json_line(result.stdout) == expected_deny(dialect, to_skill(name, "copilot"))
+
+
+@pytest.mark.parametrize("name", AGENT_ONLY + NOTHING + ["general-purpose"])
+@pytest.mark.parametrize("dialect", ["claude-PostToolBatch", *COPILOT_DIALECTS])
+def test_agent_tool_naming_an_agent_or_nothing_passes(world, dialect, name):
+    result = world.gate(*agent_payload(dialect, name))
+    if dialect == "claude-PostToolBatch" and name == "architect":
+        # Claude Code runs the skills/architect folder by its folder name (Copilot does not).
+        assert one_json_line(result.stdout) == batch_context(to_skill(name, "claude"))
+        return
+    assert_pass(result)
+
+
+@pytest.mark.parametrize("dialect", list(COPILOT_DIALECTS))
+@pytest.mark.parametrize("name", AGENT_AND_SKILL)
+def test_copilot_task_naming_an_agent_that_is_also_a_skill_passes(world, dialect, name):
+    assert_pass(world.gate(*agent_payload(dialect, name)))
+
+
+def test_claude_agent_call_the_host_ran_is_left_alone(world):
+    assert_pass(world.gate(*post_tool_batch(agent_call({"subagent_type": "pdf"}, response="done"))))
+    assert_pass(world.gate(*claude_pre("Agent", {"subagent_type": "pdf"})))
+
+
+# --- events, precedence, echo -------------------------------------------------------------------
+
+def test_redirect_echoes_nothing_else_from_the_input(world):
     secret = "sk-live-SECRET-do-not-echo /home/alice/private"
-    result = run_gate(tmp_path, dialect, {"skill": "prompt-writer", "args": secret})
-    assert result.stdout and secret.encode() not in result.stdout + result.stderr
-    assert b"alice" not in result.stdout + result.stderr
+    for dialect in ["claude-PostToolBatch", *COPILOT_DIALECTS]:
+        result = world.gate(*skill_payload(dialect, {"skill": "prompt-writer", "args": secret}))
+        assert result.stdout and secret.encode() not in result.stdout + result.stderr
+        assert b"alice" not in result.stdout + result.stderr
 
 
-def test_other_tools_pass_even_when_they_mention_skills(tmp_path):
-    env = hermetic_env(tmp_path, HOOKMUX_SKILLS_PATH=str(SKILLS))
+def test_other_tools_pass_even_when_they_mention_skills(world):
     payloads = [
-        (["PreToolUse"], {"hook_event_name": "PreToolUse", "tool_name": "Bash", "tool_input": {"skill": "prompt-writer"}}),
-        (["PreToolUse"], {"hook_event_name": "PreToolUse", "tool_name": "SKILL", "tool_input": {"skill": "prompt-writer"}}),
-        (["preToolUse"], {"toolName": "bash", "toolArgs": {"skill": "prompt-writer"}}),
-        (["preToolUse"], {"toolName": "task", "toolArgs": {"agent_type": "prompt-writer", "skill": "prompt-writer"}}),
-        (["PreToolUse"], {"hook_event_name": "PreToolUse", "tool_name": "Agent", "tool_input": {"subagent_type": "prompt-writer", "skill": "x"}}),
+        claude_pre("Bash", {"skill": "prompt-writer"}),
+        claude_pre("SKILL", {"skill": "prompt-writer"}),
+        copilot_pre("bash", {"skill": "prompt-writer"}),
+        copilot_pre("task", {"skill": "pdf", "agent_type": "prompt-writer"}),
     ]
     for argv, payload in payloads:
-        result = run_hook(GATE, argv, json.dumps(payload), env)
-        assert (result.returncode, result.stdout, result.stderr) == (0, b"", b""), payload
+        assert_pass(world.gate(argv, payload))
 
 
-def test_copilot_payload_on_another_event_passes(tmp_path):
-    env = hermetic_env(tmp_path, HOOKMUX_SKILLS_PATH=str(SKILLS))
+def test_copilot_payload_on_another_event_passes(world):
     payload = {"toolName": "skill", "toolArgs": {"skill": "prompt-writer"}, "toolResult": {"resultType": "failure"}}
-    assert run_hook(GATE, ["postToolUse"], json.dumps(payload), env).stdout == b""
+    assert_pass(world.gate(["postToolUse"], payload))
     # With no EVENT on the command line a camelCase payload is taken as preToolUse.
-    result = run_hook(GATE, [], json.dumps(payload), env)
-    assert one_json_line(result.stdout)["permissionDecision"] == "deny"
+    assert one_json_line(world.gate([], payload).stdout)["permissionDecision"] == "deny"
 
 
-def test_event_comes_from_the_payload_before_the_command_line(tmp_path):
-    env = hermetic_env(tmp_path, HOOKMUX_SKILLS_PATH=str(SKILLS))
-    _, payload = claude_code_pre({"skill": "prompt-writer"})
-    result = run_hook(GATE, [], json.dumps(payload), env)
-    assert result.returncode == 2
+def test_the_command_lines_event_comes_before_the_payloads(world):
+    """The installer writes the event into the command line (event.parse: argv first)."""
+    _, payload = copilot_claude_format_pre("skill", {"skill": "prompt-writer"})
+    assert b"deny" in world.gate([], payload).stdout
+    assert_pass(world.gate(["Stop"], payload))
+    assert_pass(world.gate(["PostToolUse"], payload))
     del payload["hook_event_name"]
-    assert run_hook(GATE, ["PreToolUse"], json.dumps(payload), env).returncode == 2
-    assert run_hook(GATE, ["Stop"], json.dumps(payload), env).returncode == 0
+    assert b"deny" in world.gate(["PreToolUse"], payload).stdout
     payload["hook_event_name"] = "PostToolUse"
-    assert run_hook(GATE, ["PreToolUse"], json.dumps(payload), env).stdout == b""
+    assert b"deny" in world.gate(["PreToolUse"], payload).stdout
+    assert_pass(world.gate([], payload))
 
 
-def test_skills_dir_wins_over_the_environment(tmp_path):
-    env = hermetic_env(tmp_path, HOOKMUX_SKILLS_PATH=str(SKILLS))
-    argv, payload = claude_code_pre({"skill": "gherkin-expert"})
+def test_skills_dir_wins_over_the_environment(world, tmp_path):
+    argv, payload = copilot_pre("skill", {"skill": "gherkin-expert"})
     empty = tmp_path / "empty"
     empty.mkdir()
-    result = run_hook(GATE, ["--skills-dir", str(empty), *argv], json.dumps(payload), env)
-    assert result.returncode == 2
-    result = run_hook(GATE, [f"--skills-dir={SKILLS}", *argv], json.dumps(payload), env)
-    assert result.returncode == 0
+    assert b"deny" in world.gate(["--skills-dir", str(empty), *argv], payload).stdout
+    assert_pass(world.gate([f"--skills-dir={SKILLS}", *argv], payload))
 
 
 def test_fixture_really_has_bom_crlf_and_quoted_names():
@@ -221,3 +276,15 @@ def test_fixture_really_has_bom_crlf_and_quoted_names():
     assert pdf.startswith(b"\xef\xbb\xbf---\r\n") and b"name: pdf\r\n" in pdf
     assert tla.startswith(b"\xef\xbb\xbf") and b"name: 'tla-plus-expert'" in tla and b"\r\n" in tla
     assert b'name: "gherkin-expert"' in gherkin
+
+
+@pytest.mark.parametrize("dialect", list(COPILOT_DIALECTS))
+def test_the_byte_filter_lets_every_copilot_agent_call_through(world, dialect):
+    """No "skill" or "task" anywhere else in the payload (this test's own paths contain both)."""
+    argv, payload = agent_payload(dialect, "default-workflow")
+    payload["cwd"] = "/"
+    text = json.dumps(payload)
+    assert "skill" not in text.replace("default-workflow", "") or dialect != "copilot-claude-format-PreToolUse"
+    result = subprocess.run([PYTHON, "-S", str(GATE), *argv], input=text.encode(), capture_output=True,
+                            env=world.env, cwd="/", timeout=60)
+    assert b"call the skill tool" in result.stdout, result

@@ -1,7 +1,7 @@
-"""The skill scanner: frontmatter parsing, roots, limits and a hostile tree (through the real gate)."""
+"""The folder scans: frontmatter, each host's naming rules, symlinks the way the hosts follow
+them, limits, and hostile trees; an uncertain scan makes the gate pass (issue 20 item 2)."""
 from __future__ import annotations
 
-import importlib.util
 import json
 import os
 import shutil
@@ -12,44 +12,45 @@ from pathlib import Path
 
 import pytest
 
-from hookmux_testing import GATE, PYTHON, hermetic_env, one_json_line, run_hook
+from gate_world import World, agent_text, copilot_pre, post_tool_batch, skill_call, write
+from hookmux_testing import GATE, PYTHON, one_json_line
 
-SKILLS = Path(__file__).resolve().parent / "fixtures" / "skills"
-
-
-def load_scanner():
-    spec = importlib.util.spec_from_file_location("skill_scan_under_test", GATE.parent / "skill_scan.py")
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
+GATE_MODULES = ("runtime", "_common", "_common.hosts", "_common.event", "folder_walk", "places", "known_agents",
+                "agent_scan", "skill_scan", "redirect_core")
 
 
-scan = load_scanner()
+def load_gate_modules():
+    saved = {name: sys.modules.pop(name) for name in GATE_MODULES if name in sys.modules}
+    saved_path = list(sys.path)
+    sys.path.insert(0, str(GATE.parent))
+    try:
+        return {name: __import__(name) for name in GATE_MODULES if "." not in name}
+    finally:
+        sys.path[:] = saved_path
+        for name in GATE_MODULES:
+            sys.modules.pop(name, None)
+        sys.modules.update(saved)
+
+
+M = load_gate_modules()
+walk, agent_scan, skill_scan, places, core = (M["folder_walk"], M["agent_scan"], M["skill_scan"], M["places"],
+                                              M["redirect_core"])
 
 
 def skill(folder: Path, text: str | bytes) -> Path:
-    folder.mkdir(parents=True, exist_ok=True)
-    path = folder / "SKILL.md"
-    path.write_bytes(text.encode() if isinstance(text, str) else text)
-    return path
+    return write(folder / "SKILL.md", text)
 
 
-def gate(tmp_path, name, skills_path, event="PreToolUse", timeout=60):
-    env = hermetic_env(tmp_path, HOOKMUX_SKILLS_PATH=str(skills_path))
-    payload = json.dumps({"hook_event_name": "PreToolUse", "tool_name": "Skill", "tool_input": {"skill": name}})
-    return run_hook(GATE, [event], payload, env, timeout=timeout)
+def copilot_skills(root, wanted=("gherkin-expert",)):
+    """(found, complete) for a Copilot scan of root."""
+    budget = walk.Budget()
+    found = skill_scan.find(wanted, "copilot", places.Places("/nonexistent-cwd", "/nonexistent-home"), budget, [str(root)])
+    return found, budget.complete
 
 
-def assert_redirected(result, name):
-    assert result.returncode == 2, result
-    reason = one_json_line(result.stdout)["hookSpecificOutput"]["permissionDecisionReason"]
-    assert f'subagent_type "{name}"' in reason
-    assert result.stderr == (reason + "\n").encode()
-    assert all(32 <= byte < 127 for byte in result.stdout.rstrip(b"\n") + result.stderr.rstrip(b"\n"))
-
-
-def assert_passed(result):
-    assert (result.returncode, result.stdout, result.stderr) == (0, b"", b"")
+def claude_skills(root, wanted):
+    budget = walk.Budget()
+    return skill_scan.find(wanted, "claude", places.Places("/nonexistent-cwd", "/nonexistent-home"), budget, [str(root)])
 
 
 # --- frontmatter ---------------------------------------------------------------------------
@@ -67,143 +68,171 @@ def assert_passed(result):
     (b"---\nmetadata:\n  name: pdf\n---\n", None),
     (b"name: pdf\n", None),
     (b"\n---\nname: pdf\n---\n", None),
-    (b'---\nname: "pdf\n---\n', None),
+    (b"---\nname: pdf\n", None),  # never closed
+    (b'---\nname: "pdf\n---\n', ""),
     (b"---\nname:\n---\n", ""),
     (b"", None),
     (b"---\nname: pdf\xff\n---\n", "pdf\ufffd"),
 ])
 def test_frontmatter_name(data, name):
-    assert scan.frontmatter_name(data) == name
+    assert walk.frontmatter(data).get("name") == name
 
 
-def test_folder_name_is_the_fallback_only_without_a_frontmatter_name(tmp_path):
-    skill(tmp_path / "root" / "no-frontmatter", "# just text\n")
-    skill(tmp_path / "root" / "empty-name", "---\nname:\n---\n")
-    skill(tmp_path / "root" / "named-folder", "---\nname: other\n---\n")
-    wanted = ["no-frontmatter", "empty-name", "named-folder", "other"]
-    assert scan.find_skills(wanted, [str(tmp_path / "root")]) == ({"no-frontmatter", "empty-name", "other"}, True)
+# --- naming rules, measured (docs/skill-redirect.md) ----------------------------------------
+
+@pytest.mark.parametrize("host, parts, filename, keys, name", [
+    ("claude", (), "a.md", {"name": "x", "description": "d"}, "x"),
+    ("claude", ("sub",), "a.md", {"name": "x", "description": "d"}, "x"),
+    ("claude", (), "x.md", {"description": "d"}, None),
+    ("claude", (), "x.md", {"name": "x"}, None),
+    ("claude", (), "x.md", {"name": "x", "description": ""}, None),
+    ("copilot", (), "x.agent.md", {"description": "d"}, "x"),
+    ("copilot", (), "x.md", {"description": "d"}, "x"),
+    ("copilot", ("a", "b"), "x.agent.md", {"description": "d"}, "a--b--x"),
+    ("copilot", ("sub",), "f.agent.md", {"name": "y", "description": "d"}, "y"),
+    ("copilot", (), "x.agent.md", {"name": "x"}, None),
+    ("copilot", (), "x.agent.md", {}, None),
+])
+def test_agent_names_as_each_host_lists_them(host, parts, filename, keys, name):
+    assert agent_scan.agent_name(host, parts, filename, keys) == name
 
 
-def test_fixture_skills_are_found():
-    wanted = ["default-workflow", "pdf", "gherkin-expert", "tla-plus-expert", "architecture-notes",
-              "architect", "prompt-writer", "gherkin"]
-    found, complete = scan.find_skills(wanted, [str(SKILLS)])
-    assert complete
-    assert found == {"default-workflow", "pdf", "gherkin-expert", "tla-plus-expert", "architecture-notes"}
+def test_copilot_runs_a_skill_by_its_frontmatter_name_claude_by_both(tmp_path):
+    skill(tmp_path / "bdd", "---\nname: gherkin-writer\ndescription: d\n---\n")
+    skill(tmp_path / "plain", "---\ndescription: d\n---\n")
+    skill(tmp_path / "team" / "nested", "---\nname: nested\n---\n")
+    assert copilot_skills(tmp_path, ["bdd", "gherkin-writer", "plain", "nested"]) == ({"gherkin-writer", "plain", "nested"}, True)
+    # Claude Code: <root>/<dir>/SKILL.md only, by folder name and by frontmatter name.
+    assert claude_skills(tmp_path, ["bdd", "gherkin-writer", "plain", "nested"]) == {"bdd", "gherkin-writer", "plain"}
 
 
-# --- roots ---------------------------------------------------------------------------------
-
-def test_roots_precedence(tmp_path, monkeypatch):
-    monkeypatch.chdir(tmp_path)
-    environ = {"HOOKMUX_SKILLS_PATH": os.pathsep.join(["/a", "", "/b", "/a"]), "HOME": "/home/u"}
-    assert scan.skill_roots(["/x", "rel"], environ) == ["/x", str(tmp_path / "rel")]
-    assert scan.skill_roots([], environ) == ["/a", "/b"]
-    monkeypatch.setenv("HOME", "/home/u")
-    environ = {"CLAUDE_PROJECT_DIR": "/proj", "AMPLIHACK_HOME": "/amp"}
-    assert scan.skill_roots([], environ, "claude-code") == [
-        "/proj/.claude/skills", "/home/u/.claude/skills", "/amp/amplifier-bundle/skills",
-    ]
-    assert scan.skill_roots([], environ, "copilot") == [
-        "/home/u/.copilot/skills", "/home/u/.agents/skills", str(tmp_path / ".github" / "skills"),
-        "/proj/.claude/skills", str(tmp_path / ".agents" / "skills"), "/amp/amplifier-bundle/skills",
-    ]
-    assert scan.skill_roots([], {})[0] == str(tmp_path / ".claude" / "skills")
+def test_claude_commands_and_built_in_skills_are_skills(tmp_path):
+    world = World(tmp_path, agents=False)
+    write(world.project / ".claude" / "commands" / "release.md", "Do it.\n")
+    write(world.home / ".claude" / "commands" / "mine.md", "Do it.\n")
+    budget = walk.Budget()
+    at = places.Places(str(world.project / "sub"), str(world.home))
+    roots = skill_scan.skill_folders("claude", at, {})
+    assert skill_scan.find(["release", "mine", "simplify", "x"], "claude", at, budget, roots) == {"release", "mine", "simplify"}
 
 
-# Where each host loads skills from, measured with the real binaries (docs/e2e.md).
-HOST_ROOTS = {
-    "claude-code": ["home-claude", "project-claude", "amplihack"],
-    "copilot": ["home-copilot", "home-agents", "project-claude", "cwd-github", "cwd-agents", "amplihack"],
-}
-ALL_ROOTS = ["home-claude", "home-copilot", "home-agents", "project-claude", "cwd-github", "cwd-agents", "amplihack"]
+def test_project_folders_are_the_cwd_and_its_parents_up_to_the_repository(tmp_path):
+    (tmp_path / "repo" / ".git").mkdir(parents=True)
+    deep = tmp_path / "repo" / "apps" / "web"
+    deep.mkdir(parents=True)
+    assert places.project_dirs(str(deep)) == [str(deep), str(deep.parent), str(tmp_path / "repo")]
+    outside = tmp_path / "loose" / "dir"
+    outside.mkdir(parents=True)
+    assert places.project_dirs(str(outside)) == [str(outside)]
 
 
-@pytest.mark.parametrize("host", sorted(HOST_ROOTS))
-@pytest.mark.parametrize("where", ALL_ROOTS)
-def test_the_gate_scans_exactly_the_folders_its_host_loads(tmp_path, host, where):
-    home, project, cwd, amp = (tmp_path / part for part in ("home", "project", "cwd", "amp"))
-    for folder in (home, project, cwd, amp):
-        folder.mkdir()
-    folder = {
-        "home-claude": home / ".claude" / "skills",
-        "home-copilot": home / ".copilot" / "skills",
-        "home-agents": home / ".agents" / "skills",
-        "project-claude": project / ".claude" / "skills",
-        "cwd-github": cwd / ".github" / "skills",
-        "cwd-agents": cwd / ".agents" / "skills",
-        "amplihack": amp / "amplifier-bundle" / "skills",
-    }[where]
-    if host == "claude-code":
-        payload, blocked = {"hook_event_name": "PreToolUse", "tool_name": "Skill", "tool_input": {"skill": "prompt-writer"}}, 2
-    else:
-        payload, blocked = {"sessionId": "s", "toolName": "skill", "toolArgs": {"skill": "prompt-writer"}}, 0
-    env = hermetic_env(tmp_path, CLAUDE_PROJECT_DIR=str(project), AMPLIHACK_HOME=str(amp))
-    env["HOME"] = str(home)
-    event = "PreToolUse" if host == "claude-code" else "preToolUse"
-
-    def run():
-        return subprocess.run([PYTHON, "-S", str(GATE), event], input=json.dumps(payload).encode(), cwd=cwd,
-                              capture_output=True, env=env, timeout=60)
-
-    first = run()
-    assert first.returncode == blocked and b"deny" in first.stdout
-    skill(folder / "pw", "---\nname: prompt-writer\n---\n")
-    if where in HOST_ROOTS[host]:
-        assert_passed(run())
-    else:
-        second = run()
-        assert second.returncode == blocked and b"deny" in second.stdout
+def test_a_relative_or_missing_cwd_falls_back_to_the_process_cwd():
+    assert places.Places("relative/path").cwd == os.getcwd()
+    assert places.Places(None).cwd == os.getcwd()
 
 
-# --- limits --------------------------------------------------------------------------------
+# --- symlinks, the way the hosts follow them --------------------------------------------------
 
-def test_depth_limit(tmp_path):
-    root = tmp_path / "root"
-    at_limit = root.joinpath(*[f"d{i}" for i in range(1, scan.MAX_DEPTH + 1)])
-    skill(at_limit, "---\nname: at-limit\n---\n")
-    skill(at_limit / "d9", "---\nname: below-limit\n---\n")
-    assert scan.find_skills(["at-limit", "below-limit"], [str(root)]) == ({"at-limit"}, True)
-
-
-def test_skill_file_limit_makes_the_scan_incomplete(tmp_path, monkeypatch):
-    root = tmp_path / "root"
-    for i in range(5):
-        skill(root / f"s{i}", f"---\nname: s{i}\n---\n")
-    monkeypatch.setattr(scan, "MAX_SKILL_FILES", 5)
-    assert scan.find_skills(["nothing"], [str(root)]) == (set(), True)
-    skill(root / "s5", "---\nname: s5\n---\n")
-    assert scan.find_skills(["nothing"], [str(root)])[1] is False
-
-
-def test_entry_limit_makes_the_scan_incomplete(tmp_path, monkeypatch):
-    root = tmp_path / "root"
+def test_linked_skill_folder_and_linked_skill_md_count(tmp_path):
+    root = tmp_path / "skills"
+    skill(tmp_path / "dotfiles" / "gherkin", "---\nname: gherkin-expert\n---\n")
     root.mkdir()
-    for i in range(10):
-        (root / f"f{i}").write_text("x")
-    monkeypatch.setattr(scan, "MAX_ENTRIES", 10)
-    assert scan.find_skills(["nothing"], [str(root)]) == (set(), True)
-    (root / "f10").write_text("x")
-    assert scan.find_skills(["nothing"], [str(root)]) == (set(), False)
+    (root / "gherkin").symlink_to(tmp_path / "dotfiles" / "gherkin", target_is_directory=True)
+    assert copilot_skills(root) == ({"gherkin-expert"}, True)
+    shutil.rmtree(root)
+    (root / "gherkin").mkdir(parents=True)
+    (root / "gherkin" / "SKILL.md").symlink_to(tmp_path / "dotfiles" / "gherkin" / "SKILL.md")
+    assert copilot_skills(root) == ({"gherkin-expert"}, True)
+
+
+def test_a_linked_root_is_followed(tmp_path):
+    skill(tmp_path / "real" / "g", "---\nname: gherkin-expert\n---\n")
+    (tmp_path / "skills").symlink_to(tmp_path / "real", target_is_directory=True)
+    assert copilot_skills(tmp_path / "skills") == ({"gherkin-expert"}, True)
+
+
+def test_symlink_loops_end_and_the_scan_stays_complete(tmp_path):
+    root = tmp_path / "skills"
+    skill(root / "pdf", "---\nname: pdf\n---\n")
+    (root / "loop").symlink_to(root, target_is_directory=True)
+    (root / "a" / "b").mkdir(parents=True)
+    (root / "a" / "b" / "up").symlink_to("../..", target_is_directory=True)
+    (root / "self").symlink_to("self")
+    assert copilot_skills(root, ["gherkin-expert", "pdf"]) == ({"pdf"}, True)
+
+
+def test_a_dangling_link_is_nothing(tmp_path):
+    root = tmp_path / "skills"
+    (root / "gone").mkdir(parents=True)
+    (root / "gone" / "SKILL.md").symlink_to(tmp_path / "does-not-exist")
+    (root / "gone-dir").symlink_to(tmp_path / "no-dir", target_is_directory=True)
+    assert copilot_skills(root) == (set(), True)
+
+
+def test_agent_folders_follow_links_too(tmp_path):
+    world = World(tmp_path, agents=False)
+    write(tmp_path / "dotfiles" / "team" / "scribe.md", agent_text("changelog-scribe"))
+    (world.home / ".claude" / "agents").mkdir(parents=True)
+    (world.home / ".claude" / "agents" / "team").symlink_to(tmp_path / "dotfiles" / "team", target_is_directory=True)
+    (world.home / ".claude" / "agents" / "loop").symlink_to(world.home / ".claude", target_is_directory=True)
+    result = world.gate(*post_tool_batch(skill_call({"skill": "changelog-scribe"})))
+    assert b'subagent_type \\"changelog-scribe\\"' in result.stdout
+
+
+# --- uncertain scans pass ----------------------------------------------------------------------
+
+def test_too_deep_is_uncertain(tmp_path):
+    skill(tmp_path.joinpath(*[f"l{i}" for i in range(walk.MAX_DEPTH + 2)]), "---\nname: gherkin-expert\n---\n")
+    assert copilot_skills(tmp_path) == (set(), False)
+
+
+def test_a_fifo_skill_md_is_uncertain(tmp_path):
+    (tmp_path / "fifo").mkdir()
+    os.mkfifo(tmp_path / "fifo" / "SKILL.md")
+    assert copilot_skills(tmp_path) == (set(), False)
+
+
+def test_file_and_entry_limits_are_uncertain(tmp_path, monkeypatch):
+    for i in range(5):
+        skill(tmp_path / f"s{i}", f"---\nname: filler-{i}\n---\n")
+    monkeypatch.setattr(walk, "MAX_FILES", 3)
+    assert copilot_skills(tmp_path) == (set(), False)
+    monkeypatch.setattr(walk, "MAX_FILES", 10000)
+    monkeypatch.setattr(walk, "MAX_ENTRIES", 4)
+    assert copilot_skills(tmp_path) == (set(), False)
 
 
 def test_scan_stops_once_every_wanted_name_is_found(tmp_path, monkeypatch):
-    root = tmp_path / "root"
-    skill(root / "a", "---\nname: a\n---\n")
     for i in range(20):
-        (root / "b" / f"f{i}").mkdir(parents=True)
-    monkeypatch.setattr(scan, "MAX_ENTRIES", 3)
-    assert scan.find_skills(["a"], [str(root / "a"), str(root)]) == ({"a"}, True)
+        skill(tmp_path / f"s{i:02d}", f"---\nname: filler-{i}\n---\n")
+    budget = walk.Budget()
+    at = places.Places("/nonexistent", "/nonexistent")
+    assert skill_scan.find(["filler-0"], "copilot", at, budget, [str(tmp_path)]) == {"filler-0"}
+    assert budget.files < 20
 
 
-def test_more_than_ten_thousand_skill_files_fail_open(tmp_path):
-    """A scan cut short by the 10,000 SKILL.md limit cannot prove a name is no skill: pass."""
-    root = tmp_path / "many"
-    for i in range(scan.MAX_SKILL_FILES):
-        skill(root / f"s{i:05d}", f"---\nname: filler-{i}\n---\n")
-    assert_redirected(gate(tmp_path, "prompt-writer", root), "prompt-writer")
-    skill(root / "one-more", "---\nname: filler-extra\n---\n")
-    assert_passed(gate(tmp_path, "prompt-writer", root))
+def copilot_world(tmp_path):
+    world = World(tmp_path, agents=False)
+    write(world.home / ".copilot" / "agents" / "gherkin-expert.agent.md", agent_text("gherkin-expert"))
+    return world
+
+
+def test_through_the_gate_an_uncertain_skill_scan_passes(tmp_path):
+    world = copilot_world(tmp_path)
+    argv, payload = copilot_pre("skill", {"skill": "gherkin-expert"})
+    assert b"deny" in world.gate(argv, payload).stdout  # an agent, and no skill anywhere
+    deep = world.home / ".copilot" / "skills"
+    skill(deep.joinpath(*[f"l{i}" for i in range(walk.MAX_DEPTH + 2)]), "---\nname: other\n---\n")
+    assert world.gate(argv, payload).stdout == b""
+
+
+def test_through_the_gate_a_linked_skill_is_never_denied(tmp_path):
+    world = copilot_world(tmp_path)
+    skill(tmp_path / "dotfiles" / "gherkin", "---\nname: gherkin-expert\ndescription: d\n---\n")
+    (world.home / ".copilot" / "skills").mkdir(parents=True)
+    (world.home / ".copilot" / "skills" / "gherkin").symlink_to(tmp_path / "dotfiles" / "gherkin")
+    result = world.gate(*copilot_pre("skill", {"skill": "gherkin-expert"}))
+    assert (result.returncode, result.stdout) == (0, b"")
 
 
 # --- a hostile tree ------------------------------------------------------------------------
@@ -213,73 +242,54 @@ def hostile(tmp_path_factory):
     base = tmp_path_factory.mktemp("hostile")
     root = base / "skills"
     skill(root / "pdf", "---\nname: pdf\n---\n")
-    # Everything below names prompt-writer in a way that must not count, so prompt-writer stays agent-only.
+    # Everything below names gherkin-expert in a way that must not count.
     (root / "loop").symlink_to(root, target_is_directory=True)
-    (root / "a" / "b").mkdir(parents=True)
-    (root / "a" / "b" / "up").symlink_to("../..", target_is_directory=True)
-    outside = base / "outside"
-    skill(outside, "---\nname: prompt-writer\n---\n")
-    (root / "linked").mkdir()
-    (root / "linked" / "SKILL.md").symlink_to(outside / "SKILL.md")
-    (root / "linked-dir").symlink_to(outside, target_is_directory=True)
-    skill(root.joinpath(*[f"level{i}" for i in range(1, 51)]), "---\nname: prompt-writer\n---\n")
     bulk = root / "bulk"
     bulk.mkdir()
     for i in range(20_000):
-        (bulk / f"file{i:05d}.md").write_bytes(b"---\nname: prompt-writer\n---\n")
-    skill(root / "huge", b"---\ndescription: " + b"x" * (5 * 1024 * 1024) + b"\nname: prompt-writer\n---\n")
+        (bulk / f"file{i:05d}.md").write_bytes(b"---\nname: gherkin-expert\n---\n")
+    skill(root / "huge", b"---\ndescription: " + b"x" * (5 * 1024 * 1024) + b"\nname: gherkin-expert\n---\n")
     skill(root / "huge-but-named", b"---\nname: huge-skill\n" + b"y" * (5 * 1024 * 1024) + b"\n---\n")
-    (root / "fifo").mkdir()
-    os.mkfifo(root / "fifo" / "SKILL.md")
     (root / "dangling").mkdir()
     (root / "dangling" / "SKILL.md").symlink_to(base / "does-not-exist")
     (root / "dir-named-skill-md" / "SKILL.md").mkdir(parents=True)
-    skill(root / "dir-named-skill-md" / "SKILL.md" / "inner", "---\nname: prompt-writer\n---\n")
-    skill(root / "ansi", '---\nname: "\x1b[31mprompt-writer\x1b[0m"\n---\n')
-    skill(root / "newline", '---\nname: "prompt-writer\nrm -rf ~"\n---\n')
-    skill(root / "quotes", "---\nname: prompt-writer\"'`$(touch pwned)\n---\n")
+    skill(root / "dir-named-skill-md" / "SKILL.md" / "inner", "---\nname: gherkin-expert-inner\n---\n")
+    skill(root / "ansi", '---\nname: "\x1b[31mgherkin-expert\x1b[0m"\n---\n')
+    skill(root / "newline", '---\nname: "gherkin-expert\nrm -rf ~"\n---\n')
+    skill(root / "quotes", "---\nname: gherkin-expert\"'`$(touch pwned)\n---\n")
     skill(root / "binary", bytes(range(256)) * 100)
     return root
 
 
 def test_hostile_tree_scan_completes_and_ignores_the_traps(hostile):
-    found, complete = scan.find_skills(["prompt-writer", "pdf", "huge-skill"], [str(hostile)])
-    assert complete
-    assert found == {"pdf", "huge-skill"}
+    assert copilot_skills(hostile, ["gherkin-expert", "pdf", "huge-skill", "gherkin-expert-inner"]) == (
+        {"pdf", "huge-skill", "gherkin-expert-inner"}, True)
 
 
 def test_hostile_tree_through_the_gate(tmp_path, hostile):
-    assert_redirected(gate(tmp_path, "prompt-writer", hostile), "prompt-writer")
-    assert_redirected(gate(tmp_path, "prompt-writer", hostile, event="PreToolUse"), "prompt-writer")
-    assert_passed(gate(tmp_path, "pdf", hostile))
+    world = copilot_world(tmp_path)
+    world.env["HOOKMUX_SKILLS_PATH"] = str(hostile)
+    result = world.gate(*copilot_pre("skill", {"skill": "gherkin-expert"}))
+    assert one_json_line(result.stdout)["permissionDecision"] == "deny"
+    assert world.gate(*copilot_pre("skill", {"skill": "pdf"})).stdout == b""
     assert not (Path.cwd() / "pwned").exists()
 
 
-def test_hostile_payload_names_are_never_echoed(tmp_path):
-    env = hermetic_env(tmp_path, HOOKMUX_SKILLS_PATH=str(tmp_path / "none"))
-    for name in ("\x1b[31mprompt-writer\x1b[0m", "prompt-writer\n", 'prompt-writer"', "prompt-writer\u200b",
-                 "prompt\x00writer", "prompt-writer" * 10):
-        for event, payload in (
-            ("PreToolUse", {"hook_event_name": "PreToolUse", "tool_name": "Skill", "tool_input": {"skill": name}}),
-            ("preToolUse", {"toolName": "skill", "toolArgs": {"skill": name}}),
-        ):
-            assert_passed(run_hook(GATE, [event], json.dumps(payload), env))
+def test_hostile_names_are_never_echoed(tmp_path):
+    world = World(tmp_path, agents=False)
+    for name in ("\x1b[31mcode-review\x1b[0m", "code-review\n", 'code-review"', "code-review\u200b",
+                 "code\x00review", "code-review" * 10, "bad name"):
+        write(world.home / ".copilot" / "agents" / "x.agent.md", agent_text(json.dumps(name)))
+        for argv, payload in (copilot_pre("skill", {"skill": name}), post_tool_batch(skill_call({"skill": name}))):
+            result = world.gate(argv, payload)
+            assert (result.returncode, result.stdout, result.stderr) == (0, b"", b""), name
 
 
-def test_sanitize(monkeypatch):
-    monkeypatch.syspath_prepend(str(GATE.parent))
-    modules = ("redirect_core", "known_agents", "fast_json", "skill_scan")
-    saved = {name: sys.modules.pop(name) for name in modules if name in sys.modules}
-    try:
-        sanitize = importlib.import_module("redirect_core").sanitize
-    finally:
-        for name in modules:
-            sys.modules.pop(name, None)
-        sys.modules.update(saved)
-    assert sanitize("\x1b[31mprompt-writer\x1b[0m\n\"'") == "31mprompt-writer0m"
-    assert sanitize("amplihack:prompt_writer-2") == "amplihack:prompt_writer-2"
-    assert sanitize("x" * 100) == "x" * 64
-    assert sanitize("ünï/cøde name") == "ncdename"
+def test_sanitize():
+    assert core.sanitize("\x1b[31mprompt-writer\x1b[0m\n\"'") == "31mprompt-writer0m"
+    assert core.sanitize("amplihack:prompt_writer-2") == "amplihack:prompt_writer-2"
+    assert core.sanitize("x" * 100) == "x" * 64
+    assert core.echoable("sub--x") and not core.echoable("bad name") and not core.echoable("x" * 65)
 
 
 # --- a folder the gate cannot read ---------------------------------------------------------
@@ -303,45 +313,39 @@ def python_for(user):
 
 
 @pytest.mark.skipif(not hasattr(os, "geteuid"), reason="POSIX permissions")
-def test_unreadable_folder_and_file_are_skipped():
-    """chmod 000 stops nobody but root, so as root the gate runs as `nobody` against the same tree;
-    the control run (root, or the owner after chmod back) shows the locked content would count."""
+@pytest.mark.parametrize("locked", ["folder", "file"])
+def test_an_unreadable_skill_folder_or_file_makes_the_gate_pass(locked):
+    """chmod 000 stops nobody but root, so as root the gate runs as `nobody` against the same
+    tree. What the gate cannot read might be the skill: an agent of that name is not denied."""
     base = Path(tempfile.mkdtemp(prefix="hookmux-unreadable-"))
-    root = base / "skills"
     try:
         base.chmod(0o755)
-        skill(root / "pdf", "---\nname: pdf\n---\n")
-        locked_dir = root / "locked"
-        skill(locked_dir / "inner", "---\nname: prompt-writer\n---\n")
-        locked_file = skill(root / "locked-file", "---\nname: builder\n---\n")
-        for folder in (root, root / "pdf", root / "locked-file", locked_dir / "inner"):
-            folder.chmod(0o755)
-        locked_dir.chmod(0)
-        locked_file.chmod(0)
-
+        home = base / "home"
+        write(home / ".copilot" / "agents" / "gherkin-expert.agent.md", agent_text("gherkin-expert"))
+        root = home / ".copilot" / "skills"
+        target = skill(root / "locked", "---\nname: other\n---\n")
+        for folder, mode in ((base, 0o755), (home, 0o755), (home / ".copilot", 0o755), (home / ".copilot" / "agents", 0o755),
+                             (home / ".copilot" / "agents" / "gherkin-expert.agent.md", 0o644), (root, 0o755),
+                             (root / "locked", 0o755)):
+            folder.chmod(mode)
         as_root = os.geteuid() == 0
         python = python_for(NOBODY) if as_root else PYTHON
         if python is None:
             pytest.skip("no interpreter that user nobody may run")
         extra = {"user": NOBODY, "group": NOBODY, "extra_groups": []} if as_root else {}
-        env = {"PATH": os.environ.get("PATH", ""), "HOME": str(base), "HOOKMUX_SKILLS_PATH": str(root)}
+        env = {"PATH": os.environ.get("PATH", ""), "HOME": str(home)}
+        argv, payload = copilot_pre("skill", {"skill": "gherkin-expert"})
+        payload["cwd"] = str(base)
 
-        def run(name, **kwargs):
-            payload = json.dumps({"hook_event_name": "PreToolUse", "tool_name": "Skill", "tool_input": {"skill": name}})
-            return subprocess.run([kwargs.pop("python", python), "-S", str(GATE), "PreToolUse"], input=payload.encode(),
-                                  capture_output=True, env=env, timeout=60, **kwargs)
+        def run():
+            return subprocess.run([python, "-S", str(GATE), *argv], input=json.dumps(payload).encode(),
+                                  capture_output=True, env=env, timeout=60, cwd=str(base), **extra)
 
-        assert_redirected(run("prompt-writer", **extra), "prompt-writer")
-        assert_redirected(run("builder", **extra), "builder")
-        assert_passed(run("pdf", **extra))
-
-        if not as_root:
-            locked_dir.chmod(0o755)
-            locked_file.chmod(0o644)
-        assert_passed(run("prompt-writer", python=PYTHON))
-        assert_passed(run("builder", python=PYTHON))
+        assert b"deny" in run().stdout  # readable: a complete scan, no skill of that name
+        (root / "locked" if locked == "folder" else target).chmod(0)
+        assert (run().returncode, run().stdout) == (0, b"")
     finally:
-        for path in (root / "locked", root / "locked-file" / "SKILL.md"):
+        for path in (root / "locked", root / "locked" / "SKILL.md"):
             if path.exists():
                 path.chmod(0o755)
         shutil.rmtree(base, ignore_errors=True)

@@ -21,7 +21,7 @@ from typing import Callable, Optional
 
 from hookmux import wiring
 from hookmux.bench.runner import Invocation
-from hookmux.bench.skills_tree import make_skills_tree
+from hookmux.bench.skills_tree import make_agents_tree, make_skills_tree
 
 FIXTURE = Path(__file__).resolve().parent / "fixtures" / "inject_check.py"
 FIXTURE_COUNT = 8
@@ -57,11 +57,12 @@ def _argv(command: str, shell: bool) -> tuple[str, ...]:
 class BenchSetup:
     """A temporary install; use as a context manager (removes itself)."""
 
-    def __init__(self, python: str, hooks_tree: Path, skills: int = 130, precompile: bool = True):
+    def __init__(self, python: str, hooks_tree: Path, skills: int = 130, precompile: bool = True, agents: int = 60):
         self.python = python
         self.precompile = precompile
         self.source_tree = hooks_tree
         self.skill_count = skills
+        self.agent_count = agents
         self.base = Path(tempfile.mkdtemp(prefix="hookmux-bench-"))
         self.target = self.base / "hooks"
         self.work = self.base / "work"
@@ -103,6 +104,7 @@ class BenchSetup:
         self.skill_roots = make_skills_tree(self.base / "skills", self.skill_count)
         for folder in (self.work, self.payloads, self.outputs, self.base / "home", self.base / "state"):
             folder.mkdir(parents=True, exist_ok=True)
+        make_agents_tree(self.base / "home", self.agent_count, AGENT_ONLY_NAME)
         self.env = self._env()
         self._write_payloads()
 
@@ -221,10 +223,9 @@ class BenchSetup:
                  fixed("pre-bash"), expect_silent, target=1.3),
             Case("B3.batch", "gate, PostToolBatch without a Skill call",
                  [wiring.gate_command(py, target, "PostToolBatch")], fixed("batch-no-skill"), expect_silent, target=1.3),
-            Case("B4.pre", f"gate, Copilot preToolUse agent-only hit, {self.skill_count} skills",
-                 [wiring.gate_command(py, target, "preToolUse")], fixed("copilot-pre-skill-hit"), expect_deny, target=3.0,
-                 exits=(0, 2)),
-            Case("B4.batch", f"gate, PostToolBatch agent-only hit, {self.skill_count} skills",
+            Case("B4.pre", f"gate, Copilot preToolUse agent-only hit, {self.skill_count} skills, {self.agent_count} agents",
+                 [wiring.gate_command(py, target, "preToolUse")], fixed("copilot-pre-skill-hit"), expect_deny, target=3.0),
+            Case("B4.batch", f"gate, PostToolBatch agent-only hit, {self.agent_count} agents",
                  [wiring.gate_command(py, target, "PostToolBatch")], fixed("batch-skill-hit"),
                  expect_context([AGENT_ONLY_NAME]), target=3.0),
             Case("B5.new", "shipped manifest, contraindicated, new session (advises)",

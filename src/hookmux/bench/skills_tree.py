@@ -52,3 +52,19 @@ def make_skills_tree(base: Path, count: int = 130) -> list[Path]:
             folder = project / name
         _write_skill(folder, name)
     return roots
+
+
+def make_agents_tree(home: Path, count: int = 60, hit: str = "prompt-writer") -> list[Path]:
+    """``count`` agents in both hosts' user folders (some in subfolders, the way a bundle is
+    installed), ``hit`` among them; return the files. The gate reads them when it decides."""
+    files = []
+    for index in range(count):
+        name = hit if index == count // 2 else f"bench-agent-{index:03d}"
+        claude = home / ".claude" / "agents" / (f"team-{index % 4}" if index % 3 else "") / f"{name}.md"
+        copilot = home / ".copilot" / "agents" / f"{name}.agent.md"
+        for path in (claude, copilot):
+            path.parent.mkdir(parents=True, exist_ok=True)
+            path.write_text(f"---\nname: {name}\ndescription: Bench agent {name}, a generated agent.\n"
+                            f"tools: Read, Grep\n---\n\nYou are {name}.\n\n{BODY}", encoding="utf-8")
+            files.append(path)
+    return files

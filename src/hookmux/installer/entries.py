@@ -9,10 +9,13 @@ from hookmux import wiring
 
 DEFAULT_TIMEOUT = 10
 GATE_TIMEOUT = 10
-# Copilot also loads a project's Claude-format settings and matches its own lower-case "skill"
-# there, case-sensitively (seen with Copilot CLI 1.0.102 in tests/e2e); Claude Code sends "Skill".
-CLAUDE_GATE_EVENTS = {"PreToolUse": "Skill|skill", "PostToolBatch": None}
-COPILOT_GATE_EVENTS = {"preToolUse": "skill"}
+# The gate's PreToolUse entry in Claude-format settings is for Copilot's loader of that file,
+# which sends its skill tool as "skill" and its task tool as "Agent" (with agent_type) and
+# matches those names case-sensitively (Copilot CLI 1.0.102, tests/e2e). Claude Code resolves
+# its own Skill calls (no process starts for them); its Agent calls start the gate, which
+# passes them at once (Claude Code is answered on PostToolBatch).
+CLAUDE_GATE_EVENTS = {"PreToolUse": "skill|Agent", "PostToolBatch": None}
+COPILOT_GATE_EVENTS = {"preToolUse": "skill|task"}
 
 
 

@@ -1,0 +1,55 @@
+"""Where a host's folders are for one session: ``~`` and the project folders above the cwd."""
+import os
+
+MAX_PARENTS = 64
+
+
+def project_dirs(cwd):
+    """cwd and its parents up to the one holding ``.git``; just cwd outside a repository."""
+    found = []
+    folder = cwd
+    for _ in range(MAX_PARENTS):
+        found.append(folder)
+        if os.path.exists(os.path.join(folder, ".git")):
+            return found
+        parent = os.path.dirname(folder)
+        if parent == folder:
+            break
+        folder = parent
+    return [cwd]
+
+
+class Places:
+    """Expands the folder templates of ``hosts`` (``~/…``, ``{project}/…``, ``{cwd}/…``) for one session.
+
+    ``{project}`` and ``{cwd}`` both stand for every folder from the cwd up to the
+    repository root: both hosts load a repository's agents and skills from a subfolder.
+    """
+
+    __slots__ = ("home", "cwd", "_projects")
+
+    def __init__(self, cwd=None, home=None):
+        self.home = home or os.path.expanduser("~")  #: the user's home
+        if not (isinstance(cwd, str) and os.path.isabs(cwd)):
+            cwd = os.getcwd()
+        self.cwd = cwd  #: the session's working folder (the payload's cwd)
+        self._projects = None
+
+    def folders(self, templates):
+        """Absolute folders for templates, in order, each once; other placeholders are skipped."""
+        out = []
+        for template in templates:
+            head, _, relative = template.partition("/")
+            if head == "~":
+                bases = [self.home]
+            elif head in ("{project}", "{cwd}"):
+                if self._projects is None:
+                    self._projects = project_dirs(self.cwd)
+                bases = self._projects
+            else:
+                continue
+            for base in bases:
+                path = os.path.join(base, relative)
+                if path not in out:
+                    out.append(path)
+        return out
