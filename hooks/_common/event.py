@@ -119,7 +119,9 @@ def loads(text):
     start = len(text) - len(text.lstrip(_WHITESPACE))
     try:
         value, end = _scan(text, start)
-    except StopIteration:
+    except (StopIteration, SystemError):
+        # SystemError: before 3.12 the accelerator cannot build its JSONDecodeError
+        # unless json.decoder was imported already.
         raise ValueError("not JSON") from None
     if text[end:].strip(_WHITESPACE):
         raise ValueError("extra data after JSON")

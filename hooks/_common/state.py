@@ -27,7 +27,12 @@ class LockTimeout(OSError):
 
 
 def state_dir():
-    """``HOOKMUX_STATE_DIR``, else ``$XDG_STATE_HOME/hookmux``, else ``~/.local/state/hookmux``."""
+    """``HOOKMUX_STATE_DIR`` (``~`` expanded), else ``$XDG_STATE_HOME/hookmux``, else ``~/.local/state/hookmux``.
+
+    The one definition for hooks and installer alike (the CLI loads this file through
+    ``hookmux.resources.runtime("state")``), so install locks and pending records land
+    where the hooks look.
+    """
     explicit = os.environ.get("HOOKMUX_STATE_DIR")
     if explicit:
         return os.path.abspath(os.path.expanduser(explicit))

@@ -7,6 +7,7 @@ import os
 import sys
 
 from hookmux import __version__
+from hookmux.errors import EXPECTED_ERROR, INTERNAL_ERROR, HookmuxError
 
 DESCRIPTION = """\
 hookmux runs your coding agent's command hooks (Claude Code, GitHub Copilot CLI) in one
@@ -56,17 +57,34 @@ def build_parser() -> argparse.ArgumentParser:
 
 
 def main(argv: list[str] | None = None) -> int:
+    """Run one subcommand. The one place exceptions become messages (pre-commit's error_handler):
+    a ``HookmuxError`` prints ``hookmux: <message>`` and exits 1; anything else is a bug and
+    prints ``hookmux: internal error: ...`` with exit 3 (``HOOKMUX_DEBUG=1`` adds the traceback).
+    A closed stdout (``hookmux try ... | head -1``) ends quietly with 141."""
     try:
         args = build_parser().parse_args(argv)
         code = args._run(args)
         sys.stdout.flush()
         return code
     except BrokenPipeError:
-        # The reader went away (hookmux try ... | head -1): no traceback, and no second
-        # error when Python flushes stdout at exit.
+        # The reader went away: no traceback, and no second error when Python flushes
+        # stdout at exit.
         devnull = os.open(os.devnull, os.O_WRONLY)
         os.dup2(devnull, sys.stdout.fileno())
         return 141  # 128 + SIGPIPE, what a shell reports for a writer killed by it
+    except HookmuxError as exc:
+        sys.stderr.write(f"hookmux: {exc}\n")
+        return EXPECTED_ERROR
+    except KeyboardInterrupt:
+        sys.stderr.write("hookmux: interrupted\n")
+        return 130
+    except Exception as exc:  # a bug: say so in one line, never a traceback
+        if os.environ.get("HOOKMUX_DEBUG") == "1":
+            import traceback
+
+            traceback.print_exc()
+        sys.stderr.write(f"hookmux: internal error: {type(exc).__name__}: {exc}\n")
+        return INTERNAL_ERROR
 
 
 if __name__ == "__main__":

@@ -159,14 +159,18 @@ def expected_event(argv_event: str | None, stdin: bytes | str) -> str | None:
     return event if isinstance(event, str) and event else None
 
 
-def flat_payload(payload: object) -> bool:
-    """A Copilot camelCase payload (no ``hook_event_name``): answered in the flat dialect
-    whatever the event's spelling."""
-    return (isinstance(payload, dict) and "hook_event_name" not in payload
-            and any(key in payload for key in ("toolName", "toolArgs", "sessionId", "toolResult")))
+COPILOT_PAYLOAD_KEYS = ("toolName", "toolArgs", "sessionId", "toolResult")
 
 
-def assert_dispatcher_output(stdout: str | bytes, event: str | None, payload: object = None) -> str | None:
+def copilot_flat(event: str | None, payload) -> bool:
+    """Copilot's flat dialect: a camelCase event, or Copilot's own payload (camelCase keys, no hook_event_name)."""
+    if event in dispatch.COPILOT_EVENTS:
+        return True
+    return isinstance(payload, dict) and "hook_event_name" not in payload and any(
+        key in payload for key in COPILOT_PAYLOAD_KEYS)
+
+
+def assert_dispatcher_output(stdout: str | bytes, event: str | None, payload=None) -> str | None:
     """stdout is empty or exactly one JSON line in the host's dialect; returns the context."""
     text = stdout.decode("utf-8") if isinstance(stdout, bytes) else stdout
     assert "Traceback" not in text
@@ -175,7 +179,7 @@ def assert_dispatcher_output(stdout: str | bytes, event: str | None, payload: ob
     assert event is not None, text
     assert text.endswith("\n") and text.count("\n") == 1, text
     data = json.loads(text)
-    if event in dispatch.COPILOT_EVENTS or flat_payload(payload):
+    if copilot_flat(event, payload):
         assert set(data) == {"additionalContext"}, data
         context = data["additionalContext"]
     else:

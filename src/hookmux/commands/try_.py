@@ -9,6 +9,7 @@ import tempfile
 from pathlib import Path
 
 from hookmux import blocking, resources, wiring
+from hookmux.errors import HookmuxError
 
 HELP = "run the dispatcher (and the skill-redirect gate, where it is wired) on a payload file, with the trace"
 
@@ -23,16 +24,16 @@ def configure(parser) -> None:
     parser.add_argument("--manifest", help="manifest to use (default: the shipped one)")
 
 
-def _event_and_payload(args) -> tuple[str, bytes] | str:
-    """(event, payload bytes), or the message to exit with."""
+def _event_and_payload(args) -> tuple[str, bytes]:
+    """(event, payload bytes): EVENT as given, else the payload's hook_event_name."""
     given = args.event_and_payload
     if len(given) > 2:
-        return f"try takes [EVENT] PAYLOAD, not {len(given)} arguments"
+        raise HookmuxError(f"try takes [EVENT] PAYLOAD, not {len(given)} arguments")
     path = Path(given[-1])
     try:
         payload = path.read_bytes()
     except OSError as exc:
-        return f"{path}: cannot read ({exc.strerror or exc})"
+        raise HookmuxError(f"{path}: cannot read the payload: {exc.strerror or exc}") from None
     if len(given) == 2:
         return given[0], payload
     try:
@@ -40,17 +41,15 @@ def _event_and_payload(args) -> tuple[str, bytes] | str:
     except (ValueError, AttributeError):
         event = None
     if not isinstance(event, str) or not event:
-        return (f"{path}: no hook_event_name in the payload (Copilot sends none); "
-                "name the event: hookmux try EVENT PAYLOAD")
+        raise HookmuxError(f"{path}: no hook_event_name in the payload (Copilot sends none); "
+                           "name the event: hookmux try EVENT PAYLOAD")
     return event, payload
 
 
 def run(args) -> int:
-    found = _event_and_payload(args)
-    if isinstance(found, str):
-        sys.stderr.write(f"hookmux: {found}\n")
-        return 1
-    args.event, payload = found
+    args.event, payload = _event_and_payload(args)
+    if args.manifest is not None and not Path(args.manifest).is_file():
+        raise HookmuxError(f"{args.manifest}: no such manifest")
     hooks = resources.hooks_tree()
     # The shipped manifest points at a live hooks folder: aim it at the package's own.
     where = ["--manifest", args.manifest] if args.manifest else [

@@ -8,10 +8,11 @@ import re
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from hookmux.errors import HookmuxError
 from hookmux.installer import jsonedit
 
 
-class JsonFileError(Exception):
+class JsonFileError(HookmuxError):
     """A file hookmux will not edit; the message names the file (and line when known)."""
 
 

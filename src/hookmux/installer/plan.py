@@ -15,6 +15,7 @@ from pathlib import Path
 from typing import TextIO
 
 from hookmux import __version__, resources
+from hookmux.errors import HookmuxError
 from hookmux.installer import atomic, commands, jsonfile, manifest_merge, merge, record as records, tree
 from hookmux.installer.journal import Journal
 from hookmux.installer.jsonfile import JsonFileError
@@ -23,7 +24,7 @@ from hookmux.installer.wiring_files import CLAUDE, COPILOT, HOSTS, Host, copilot
 LOCK_TIMEOUT = 120
 
 
-class InstallError(Exception):
+class InstallError(HookmuxError):
     pass
 
 

@@ -1,0 +1,351 @@
+"""Runners: how the engine's selected rows are run. Today one, ``ThreadRunner``.
+
+The Runner interface is the whole contract between the engine (``dispatch_core``)
+and a runner; a new runner (one process per check, say) is one class with one
+method::
+
+    class Runner:
+        def run(self, jobs, stdin_text, hooks_root):
+            # Run every job's check on stdin_text and fill in its result; return
+            # when each job has finished or its time is up. Never raise for a check.
+
+``jobs`` are the engine's ``Outcome`` records of the selected rows, in manifest
+order; ``job.row`` is the manifest row with its defaults applied (``path``,
+``args``, ``timeout``, ``isolate``; see hooks/_common/manifest.py). A runner sets
+on each job:
+
+- ``ran``: True once the check's ``main()`` was started;
+- ``kind``: ``"ok"``; ``"exit"`` (``sys.exit(n)``, or ``main()`` returned a
+  non-zero int); ``"error"`` (an exception, or the script could not be imported);
+  ``"timeout"`` (not done within ``row.timeout`` of the shared start, or the
+  imports ran out of time);
+- ``detail``: the trace's words for it: ``ok``, ``returned 3``, ``exit code 2``,
+  ``error KeyError``, ``import error ImportError``, ``import timed out``;
+- ``elapsed_ms``: from the shared start to the check's end (None if it never ran);
+- ``output``: what the check printed on its stdout ("" after a timeout).
+
+The engine turns ``output`` into contexts and applies ``emits``. Timeouts count
+from one shared start; a runner waits no longer than the largest selected
+timeout. A resident server is a transport (a socket instead of the process's
+fds, see ``dispatch_transport``) and reuses a runner unchanged.
+
+``ThreadRunner`` imports each script into this process (under a synthetic module
+name) and runs every ``main()`` in its own daemon thread, with its own stdin and
+a bounded stdout. ``guard(seconds)``, when given, is a context manager factory
+armed around the run with the budget plus ``WATCHDOG_GRACE``: the process
+transport passes its watchdog, in-process callers (tests, ``run()``) pass none.
+"""
+import io
+import os
+import sys
+import time
+
+# What one check may print before the rest of its output is dropped.
+MAX_CAPTURE_CHARS = 1 << 20
+# Seconds past the largest timeout given to the guard.
+WATCHDOG_GRACE = 1.0
+ALWAYS_ISOLATED = ("_common",)
+MODULE_PREFIX = "hookmux-check:"  # ':' cannot appear in an importable module name
+
+
+class ThreadRunner:
+    """Every selected check in this process, one daemon thread each."""
+
+    def __init__(self, guard=None):
+        self.guard = guard
+
+    def run(self, jobs, stdin_text, hooks_root):
+        if not jobs:
+            return
+        _install_thread_streams()
+        checks = [_Check(job, hooks_root) for job in jobs]
+        budget = max(check.timeout for check in checks)
+        budget_end = time.monotonic() + budget
+        if self.guard is None:
+            _start_and_collect(checks, stdin_text, budget_end)
+            return
+        with self.guard(budget + WATCHDOG_GRACE):
+            _start_and_collect(checks, stdin_text, budget_end)
+
+
+class _Check:
+    """One selected row in this process: its import, its thread and what it produced."""
+
+    def __init__(self, job, root):
+        row = job.row
+        self.job = job
+        self.index = row.index
+        self.script = row.path
+        self.root = root
+        self.args = row.args
+        self.timeout = row.timeout
+        self.isolate = ALWAYS_ISOLATED + row.isolate
+        self.main = None
+        self.stdout = _Capture()
+        self.stderr = _Capture()
+        self.load_error = None
+        self.kind = self.detail = None
+        self.finished = None
+
+    def load(self):
+        """Import the script under a synthetic name; helpers come from its own folder."""
+        # The interpreter's own import machinery, already loaded: importlib.util
+        # costs ~1 ms to import and the importlib package ~0.2 ms.
+        try:
+            from _frozen_importlib import module_from_spec
+            from _frozen_importlib_external import spec_from_file_location
+        except ImportError:  # not CPython
+            from importlib._bootstrap import module_from_spec
+            from importlib._bootstrap_external import spec_from_file_location
+
+        name = "%s%d:%s" % (MODULE_PREFIX, self.index, self.script)
+        for module in list(sys.modules):
+            if module.split(".", 1)[0] in self.isolate:
+                del sys.modules[module]
+        folder = os.path.dirname(self.script)
+        saved_modules = dict(sys.modules)
+        saved_path = list(sys.path)
+        sys.path[:0] = [folder, self.root]
+        try:
+            spec = spec_from_file_location(name, self.script)
+            if spec is None:
+                raise ImportError("not a Python file")
+            module = module_from_spec(spec)
+            sys.modules[name] = module
+            try:
+                spec.loader.exec_module(module)
+            except ModuleNotFoundError:
+                if not _enable_site():
+                    raise
+                spec.loader.exec_module(module)
+        finally:
+            # Whatever the script did to sys.path and sys.modules at import time,
+            # the next script is imported into the same state.
+            sys.path = saved_path + [entry for entry in _SITE_PATHS if entry not in saved_path]
+            for known, loaded in saved_modules.items():
+                sys.modules.setdefault(known, loaded)
+            _forget_helpers(saved_modules, folder)
+        main = getattr(module, "main", None)
+        if not callable(main):
+            raise AttributeError("no main()")
+        self.main = main
+
+    def call(self, stdin_text):
+        stdin = io.TextIOWrapper(io.BytesIO(stdin_text.encode("utf-8", "surrogatepass")), encoding="utf-8")
+        _STREAMS.bind(stdin, self.stdout, self.stderr)
+        try:
+            result = self.main(self.args) if _takes_argument(self.main) else self.main()
+            if isinstance(result, int) and result:
+                self.kind, self.detail = "exit", "returned %r" % (result,)
+            else:
+                self.kind, self.detail = "ok", "ok"
+        except SystemExit as exc:
+            self.kind, self.detail = "exit", "exit code %s" % (exc.code if isinstance(exc.code, int) else 1)
+        except BaseException as exc:
+            self.kind, self.detail = "error", "error %s" % type(exc).__name__
+        finally:
+            self.finished = time.monotonic()
+
+
+def _forget_helpers(before, folder):
+    """Drop the modules a script imported from its own folder: the script keeps
+    its references, and the next check's same-named helper is imported afresh."""
+    prefix = folder + os.sep
+    for name in set(sys.modules).difference(before):
+        path = getattr(sys.modules.get(name), "__file__", None) or ""
+        if path.startswith(prefix) and not name.startswith(MODULE_PREFIX):
+            del sys.modules[name]
+
+
+def _takes_argument(function):
+    code = getattr(function, "__code__", None)
+    if code is None:
+        return False
+    positional = code.co_argcount - (1 if getattr(function, "__self__", None) is not None else 0)
+    return positional >= 1 or bool(code.co_flags & 0x04)  # 0x04: *args
+
+
+_SITE_PATHS = []
+
+
+def _enable_site():
+    """Load site-packages once, for a check that needs a third-party module under -S."""
+    if not sys.flags.no_site or "site" in sys.modules:
+        return False
+    import site
+
+    before = list(sys.path)
+    site.main()
+    _SITE_PATHS.extend(entry for entry in sys.path if entry not in before)
+    return True
+
+
+def _start_and_collect(checks, stdin_text, budget_end):
+    loaded = _load_all(checks, budget_end)
+    start = time.monotonic()
+    with _STREAMS.installed():
+        threads = []
+        for check in loaded:
+            thread = _THREADING.Thread(target=check.call, args=(stdin_text,), daemon=True)
+            thread.start()
+            threads.append(thread)
+        for check, thread in zip(loaded, threads):
+            thread.join(max(0.0, min(start + check.timeout, budget_end) - time.monotonic()))
+
+    for check in loaded:
+        job, finished = check.job, check.finished
+        job.ran = True
+        job.elapsed_ms = ((finished or time.monotonic()) - start) * 1000
+        if finished is None or finished - start > check.timeout or finished > budget_end:
+            job.kind, job.detail = "timeout", "timeout"
+            continue
+        job.kind, job.detail = check.kind, check.detail
+        job.output = check.stdout.getvalue()
+
+
+def _load_all(checks, budget_end):
+    """Import the selected scripts one after another, within the time budget; return the loaded ones.
+
+    The imports run in a helper thread so that a script hanging at import time is
+    abandoned like a hanging main().
+    """
+    loaded = []
+
+    def load_serially():
+        for check in checks:
+            try:
+                check.load()
+                loaded.append(check)
+            except BaseException as exc:
+                check.load_error = "import error %s" % type(exc).__name__
+
+    with _STREAMS.installed():
+        loader = _THREADING.Thread(target=load_serially, daemon=True)
+        loader.start()
+        loader.join(max(0.0, budget_end - time.monotonic()))
+    loaded = list(loaded)  # an abandoned loader may still append: what is not in by now does not run
+    for check in checks:
+        if check in loaded:
+            continue
+        error = check.load_error
+        check.job.kind, check.job.detail = ("error", error) if error else ("timeout", "import timed out")
+    return loaded
+
+
+# ---------------------------------------------------------------- per-thread streams
+
+
+class _Capture(io.StringIO):
+    """A check's stdout or stderr: bounded, and closing it does not lose it.
+
+    It takes what standalone hooks do to a real stdout: ``.buffer.write(bytes)``
+    and ``.reconfigure(encoding=...)``.
+    """
+
+    encoding = "utf-8"
+
+    def __init__(self):
+        super().__init__()
+        self.buffer = _BytesInto(self)
+
+    def write(self, text):
+        room = MAX_CAPTURE_CHARS - self.tell()
+        if room > 0 and isinstance(text, str):
+            super().write(text[:room])
+        return len(text) if isinstance(text, str) else 0
+
+    def reconfigure(self, **options):
+        pass
+
+    def close(self):
+        pass
+
+
+class _BytesInto:
+    def __init__(self, capture):
+        self._capture = capture
+
+    def write(self, data):
+        self._capture.write(bytes(data).decode("utf-8", "replace"))
+        return len(data)
+
+    def flush(self):
+        pass
+
+
+class _Null(io.StringIO):
+    def write(self, text):
+        return len(text) if isinstance(text, str) else 0
+
+    def close(self):
+        pass
+
+
+class _ThreadStream:
+    """Stands in for sys.stdin/stdout/stderr and forwards to the calling thread's own."""
+
+    def __init__(self, streams, slot):
+        self._streams = streams
+        self._slot = slot
+
+    def __getattr__(self, name):
+        return getattr(self._streams.current(self._slot), name)
+
+    def __iter__(self):
+        return iter(self._streams.current(self._slot))
+
+
+class _Streams:
+    """Thread-local stdin/stdout/stderr. Threads a check starts itself get a sink."""
+
+    def __init__(self):
+        self._local = _THREADING.local()
+        self._depth = 0
+        self._saved = None
+
+    def bind(self, stdin, stdout, stderr):
+        self._local.streams = (stdin, stdout, stderr)
+
+    def current(self, slot):
+        streams = getattr(self._local, "streams", None)
+        if streams is None:
+            return io.StringIO("") if slot == 0 else _Null()
+        return streams[slot]
+
+    def installed(self):
+        return _Installed(self)
+
+
+class _Installed:
+    def __init__(self, streams):
+        self.streams = streams
+
+    def __enter__(self):
+        streams = self.streams
+        if streams._depth == 0:
+            streams._saved = (sys.stdin, sys.stdout, sys.stderr)
+            sys.stdin, sys.stdout, sys.stderr = (_ThreadStream(streams, slot) for slot in range(3))
+        streams._depth += 1
+
+    def __exit__(self, *exc):
+        streams = self.streams
+        streams._depth -= 1
+        if streams._depth == 0:
+            sys.stdin, sys.stdout, sys.stderr = streams._saved
+
+
+_STREAMS = None
+_THREADING = None
+
+
+def _install_thread_streams():
+    """threading is imported only once a row is selected: most tool calls select none."""
+    global _STREAMS, _THREADING
+    if _STREAMS is None:
+        # Loaded before any check, as when the dispatcher itself used it: a check's
+        # own json.py beside it then cannot stand in for the standard library's.
+        import json  # noqa: F401
+        import threading
+
+        _THREADING = threading
+        _STREAMS = _Streams()
