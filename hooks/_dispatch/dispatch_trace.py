@@ -31,23 +31,22 @@ def line(outcome):
 BLOCK_NOTE = ", tried to block: the dispatcher only advises"
 
 
-def block_note(outcome):
-    """A row that exits 2 or prints a block loses it in the dispatcher: never silently."""
-    if outcome.detail in ("exit code 2", "returned 2"):
-        return BLOCK_NOTE
-    from _common.event import loads
+_BLOCK_KEYS = ('"permissionDecision":', '"permissionDecision" :', '"decision": "block"', '"decision":"block"',
+               '"continue": false', '"continue":false')
 
-    for text in outcome.output.splitlines():
-        text = text.strip()
-        if not text.startswith("{"):
-            continue
-        try:
-            obj = loads(text)
-        except (ValueError, RecursionError):
-            continue
-        nested = obj.get("hookSpecificOutput") if isinstance(obj, dict) else None
-        for part in (obj, nested) if isinstance(obj, dict) else ():
-            if isinstance(part, dict) and ("permissionDecision" in part or part.get("decision") == "block"
-                                           or part.get("continue") is False):
-                return BLOCK_NOTE
+
+def block_note(outcome):
+    """A row that exits 2 or prints a block loses it in the dispatcher: never silently.
+
+    Plain substring tests, no parsing and no import: the checks have run, and may have
+    emptied sys.path or lowered the recursion limit. Inside a JSON string these keys would
+    be escaped (``\\"permissionDecision\\"``), so advice that merely mentions them is not a block."""
+    try:
+        if outcome.detail in ("exit code 2", "returned 2"):
+            return BLOCK_NOTE
+        output = outcome.output
+        if any(key in output for key in _BLOCK_KEYS):
+            return BLOCK_NOTE
+    except Exception:
+        pass
     return ""

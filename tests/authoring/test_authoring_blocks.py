@@ -72,3 +72,10 @@ def test_validate_and_try_warn(tmp_path):
 def test_the_shipped_checks_do_not_try_to_block():
     validate = subprocess.run([PYTHON, "-m", "hookmux.cli", "validate"], capture_output=True, text=True, cwd=REPO)
     assert "tries to block" not in validate.stdout
+
+
+def test_advice_that_mentions_a_deny_is_not_a_block(tmp_path):
+    script = _write(tmp_path, "mentions", "import json\ndef main():\n    print(json.dumps("
+                    "{'additionalContext': 'a hook answers {\"permissionDecision\": \"deny\"} to block'}))\n")
+    result = testing.run_check(script, testing.pre_tool_use("Bash", {"command": "ls"}))
+    assert "permissionDecision" in result.context and not result.tried_to_block, result.trace
