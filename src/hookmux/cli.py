@@ -35,6 +35,7 @@ COMMANDS = {
     "new-check": "new_check",
     "agents": "agents",
     "bench": "bench",
+    "log": "log",
 }
 
 

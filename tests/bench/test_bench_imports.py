@@ -17,6 +17,7 @@ import json
 import os
 import subprocess
 import sys
+import sysconfig
 from pathlib import Path
 
 import pytest
@@ -28,7 +29,28 @@ FORBIDDEN = ("jsonschema", "filelock")
 # Standard library names of other Python versions that a hook may try first
 # (3.12 renamed _sha256 to _sha2); -X importtime lists the failed attempt.
 OTHER_VERSIONS_STDLIB = {"_sha2", "_sha256"}
-STDLIB = set(sys.stdlib_module_names)
+
+
+def _stdlib_names() -> set[str]:
+    """sys.stdlib_module_names (3.10+); on 3.9 the built-in modules plus what the interpreter's
+    own library folders hold (site-packages excluded)."""
+    if hasattr(sys, "stdlib_module_names"):
+        return set(sys.stdlib_module_names)
+    names = set(sys.builtin_module_names) | {"_frozen_importlib", "_frozen_importlib_external"}
+    for key in ("stdlib", "platstdlib"):
+        base = Path(sysconfig.get_paths()[key])
+        for folder in (base, base / "lib-dynload"):
+            for entry in folder.iterdir() if folder.is_dir() else ():
+                if entry.name == "site-packages":
+                    continue
+                if entry.is_dir() and (entry / "__init__.py").exists():
+                    names.add(entry.name)
+                elif entry.suffix in (".py", ".so", ".pyd"):
+                    names.add(entry.name.split(".")[0])
+    return names
+
+
+STDLIB = _stdlib_names()
 
 # Runs a hook script as __main__ and writes sys.modules (name -> file) to
 # $HOOKMUX_TEST_MODULES_OUT whenever the process ends, os._exit included.

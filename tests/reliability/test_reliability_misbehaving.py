@@ -213,25 +213,13 @@ LIMITS = {
     "os-_exit-0": ("import os\ndef main():\n    os._exit(0)\n", 0, b""),
     "os-_exit-3": ("import os\ndef main():\n    os._exit(3)\n", 3, b""),
     "sigkill-self": ("import os, signal\ndef main():\n    os.kill(os.getpid(), signal.SIGKILL)\n", -9, b""),
+    "patches-shared-json-dumps": (
+        "import json\njson.dumps = lambda *a, **k: 'not json'\n"
+        "def main():\n    print('{\"additionalContext\": \"patched\"}')\n", 0,
+        # The dispatcher's own line does not go through the json package: it stays valid;
+        # the neighbour that prints with json.dumps loses its advice.
+        b'{"hookSpecificOutput": {"hookEventName": "PreToolUse", "additionalContext": "patched"}}\n'),
 }
-
-
-def test_a_check_patching_json_dumps_no_longer_corrupts_the_line(tmp_path):
-    """Once a documented limit: the output line is rendered by hooks/_common/event.py through
-    the C encoder, so a check that rebinds json.dumps cannot corrupt it."""
-    with case(LIMITS_SUITE):
-        root = tmp_path / "hooks"
-        body = ("import json\njson.dumps = lambda *a, **k: 'not json'\n"
-                "def main():\n    print('{\"additionalContext\": \"patched\"}')\n")
-        rows = [{"script": emitter(root, "sentinel/check.py", SENTINEL)},
-                {"script": write_script(root, "lim/check.py", body)}]
-        path = write_json(tmp_path / "manifest.json", manifest_for(root, {"PreToolUse": rows}))
-        result = run_hook(DISPATCH, ["--manifest", str(path), "PreToolUse"], json.dumps(CLAUDE_PRE_BASH),
-                          hermetic_env(tmp_path), timeout=30)
-        assert result.returncode == 0, result
-        # The sentinel row itself prints through the patched json.dumps, so its line is not JSON
-        # and is ignored; the dispatcher's own line stays valid.
-        assert assert_dispatcher_output(result.stdout, "PreToolUse") == "patched"
 
 
 @pytest.mark.parametrize("kind", sorted(LIMITS))
