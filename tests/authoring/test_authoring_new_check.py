@@ -1,6 +1,7 @@
 """hookmux new-check: a working check, a passing test and a valid, reachable row."""
 from __future__ import annotations
 
+import difflib
 import json
 import shutil
 import subprocess
@@ -38,8 +39,9 @@ def test_the_scaffold_is_valid_reachable_and_its_test_passes_as_generated(tmp_pa
     assert rows(tree)[-1] == {"name": "no-force", "script": "no-force/check.py", "timeout": 5,
                               "side_effect": "none", "matcher": "^Bash$"}
     after = (tree / "_dispatch" / "manifest.json").read_text()
-    cut = before.rindex("}\n      ]")  # the file is edited in place: everything before the new row is untouched
-    assert after.startswith(before[:cut + 1])
+    # edited in place: every line of the file is still there, in order; only the row was added
+    changes = [line for line in difflib.ndiff(before.splitlines(), after.splitlines()) if line[:2] in ("- ", "+ ")]
+    assert all(line.startswith("+ ") for line in changes) and any('"no-force"' in line for line in changes), changes
     validate = subprocess.run([sys.executable, "-m", "hookmux.cli", "validate", str(tree / "_dispatch" / "manifest.json")],
                               capture_output=True, text=True, cwd=str(REPO))
     assert validate.returncode == 0, validate.stdout
@@ -58,12 +60,12 @@ def test_a_row_the_settings_matcher_misses_widens_it(tmp_path, tree):
 
 
 def test_a_new_event_is_added_and_its_test_passes(tmp_path, tree):
-    result = new_check(tmp_path, "prompt-notes", "--event", "userPromptSubmitted", "--target", tree)
+    result = new_check(tmp_path, "start-notes", "--event", "sessionStart", "--target", tree)
     assert result.returncode == 0, result.stderr
-    spec = json.loads((tree / "_dispatch" / "manifest.json").read_text())["events"]["UserPromptSubmit"]
-    assert spec["checks"][0]["name"] == "prompt-notes" and "settings_matcher" not in spec
+    spec = json.loads((tree / "_dispatch" / "manifest.json").read_text())["events"]["SessionStart"]
+    assert spec["checks"][0]["name"] == "start-notes" and "settings_matcher" not in spec
     tests = subprocess.run([sys.executable, "-m", "pytest", "-q", "-p", "no:randomly", "-p", "no:cacheprovider",
-                            str(tree / "prompt-notes" / "test_check.py")], capture_output=True, text=True,
+                            str(tree / "start-notes" / "test_check.py")], capture_output=True, text=True,
                            cwd=str(tmp_path), timeout=300)
     assert tests.returncode == 0, tests.stdout + tests.stderr
 
