@@ -64,14 +64,15 @@ class Outcome:
 # ---------------------------------------------------------------- the API
 
 
-def run(event, stdin_text, *, manifest=None, hooks_root=None, trace=None, runner=None, observe=None):
+def run(event, stdin_text, *, manifest=None, hooks_root=None, trace=None, runner=None, observe=None, host=None):
     """Dispatch one hook event; return exactly what the entry point prints.
 
     ``manifest`` is a path or an already-loaded dict (default: manifest.json
     beside this file). ``trace`` is a callable taking one line, or None.
     ``runner`` defaults to a ``ThreadRunner`` without a watchdog. ``observe``,
     when given, is called once with ``(call, outcomes, failure)`` at the end (the
-    transport's terminal ledger; ``failure`` is None or ``"dispatcher-error"``).
+    transport's terminal ledger; ``failure`` is None or ``"dispatcher-error"``). ``host``
+    (``--host``) names the host when the command line says it (Codex: strict output).
     Never raises: any failure of the dispatcher itself yields "".
     """
     emit_trace = trace or _no_trace
@@ -79,7 +80,7 @@ def run(event, stdin_text, *, manifest=None, hooks_root=None, trace=None, runner
     try:
         if trace is not None:
             import dispatch_trace  # now: a check may empty sys.path while it runs
-        call = _event.parse(stdin_text, event)
+        call = _event.parse(stdin_text, event, host)
         reason = _why_nothing_runs(call)
         if reason:
             emit_trace(reason)

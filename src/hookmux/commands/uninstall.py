@@ -5,8 +5,9 @@ from __future__ import annotations
 import argparse
 import sys
 
+from hookmux.commands import adopt
 from hookmux.commands.install import add_location_flags
-from hookmux.installer import plan as transaction
+from hookmux.installer import codex_install, codex_trust, plan as transaction
 from hookmux.installer.jsonfile import JsonFileError
 from hookmux.installer.wiring_files import absolute
 
@@ -23,17 +24,28 @@ def run(args: argparse.Namespace) -> int:
     target = absolute(args.target)
     settings = absolute(args.settings)
     copilot_dir = absolute(args.copilot_hooks_dir) if args.copilot_hooks_dir else None
+    codex_home = absolute(args.codex_home) if args.codex_home else None
+    try:
+        codex_bin = codex_trust.find_codex(args.codex_bin)
+    except codex_trust.CodexTrustError as exc:
+        err.write(f"hookmux: {exc}\n")
+        return 1
     try:
         # planning first refuses bad input before even the lock file is created
-        plan = transaction.plan_uninstall(target, settings, copilot_dir)
+        plan = transaction.plan_uninstall(target, settings, copilot_dir, codex_home)
         if args.dry_run:
+            adopt.undo(target, out, err, locked=True, dry_run=True)
             transaction.describe(plan, out)
             return 0
         if plan.old_record is None and not any(c.changed for c in plan.wiring):
             out.write(f"hookmux: nothing of hookmux's found for {target}\n")
             return 0  # nothing to do: not even the lock file is created
         with transaction.lock():
-            plan = transaction.plan_uninstall(target, settings, copilot_dir)
+            # hooks moved behind the dispatcher by `hookmux adopt` go back first (own transaction)
+            if adopt.undo(target, out, err, locked=True):
+                return 1
+            plan = transaction.plan_uninstall(target, settings, copilot_dir, codex_home)
+            trusted_before = codex_install.snapshot(plan, codex_bin)
             code = transaction.execute(plan, out, err)
     except (JsonFileError, transaction.InstallError) as exc:
         err.write(f"hookmux: {exc}\nhookmux: nothing was changed\n")
@@ -45,4 +57,6 @@ def run(args: argparse.Namespace) -> int:
         for change in plan.wiring:
             if change.changed:
                 out.write(f"hookmux: {'removed' if change.new is None else 'unwired'} {change.path}\n")
+    if code == 0:
+        code = codex_install.after(plan, codex_bin, trusted_before, out, err)
     return code
