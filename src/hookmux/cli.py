@@ -36,6 +36,7 @@ COMMANDS = {
     "agents": "agents",
     "bench": "bench",
     "log": "log",
+    "adopt": "adopt",
 }
 
 

@@ -30,7 +30,7 @@ _SIMPLE_MATCHER = re.compile(r"^[A-Za-z0-9_]+(\|[A-Za-z0-9_]+)*$")
 # What each pattern in manifest.schema.json asks for, by the field it applies to.
 PATTERN_SENTENCES = {
     "name": "a name is 1 to 100 letters, digits, '_', '.', '/' or '-', starting with a letter or digit",
-    "script": "a script is a path to a .py file relative to hooks_root, with no leading '/' and no '..'",
+    "script": "a script is a path to a .py file, relative to hooks_root or absolute, with no '..'",
     "isolate": "each entry is a top-level module name (letters, digits and '_', not starting with a digit)",
     "side_effect": "a side_effect is a label of 1 to 40 lower-case letters, digits or '-', starting with a letter",
 }

@@ -74,7 +74,8 @@ def status(target: Path, settings: Path | None, copilot_dir: Path | None, codex_
     wired: dict[str, object] = {}
     if rec:
         report.update(installed=True, hookmux=rec.hookmux, python=rec.python, source=rec.source,
-                      python_ok=_executable(rec.python), legacy=rec.legacy)
+                      python_ok=_executable(rec.python), legacy=rec.legacy,
+                      adopted=[row.get("name") for row in rec.adopted.get("rows", [])])
         for name, info in rec.wired.items():
             wired[name] = HOSTS.get(info.get("host"), CLAUDE)
         files = {"ok": 0, "modified": [], "missing": [], "outdated": [], "not_installed": []}
@@ -94,7 +95,7 @@ def status(target: Path, settings: Path | None, copilot_dir: Path | None, codex_
                 files["modified"].append(rel)
             else:
                 files["ok"] += 1
-            if rel in wanted and records.sha256(wanted[rel].data) != sha:
+            if rel in wanted and records.sha256(wanted[rel].data) != sha and not (rel == tree.MANIFEST and rec.adopted):
                 files["outdated"].append(rel)
         files["not_installed"] = sorted(set(wanted) - set(rec.files))
         shipped = json.loads(wanted[tree.MANIFEST].data) if tree.MANIFEST in wanted else None
@@ -205,6 +206,8 @@ def render(report: dict) -> str:
         for key in ("modified", "missing", "outdated", "not_installed"):
             for rel in files[key]:
                 lines.append(f"  {key.replace('_', ' ')}: {rel}")
+        if report.get("adopted"):
+            lines.append(f"adopted:   {len(report['adopted'])} hooks behind the dispatcher (hookmux adopt --undo)")
         for rel, legacy in report.get("legacy", {}).items():
             lines.append(f"  user's file kept as: {legacy}")
         rows = report.get("manifest", {})

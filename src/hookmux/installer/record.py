@@ -36,6 +36,9 @@ class Record:
     # files it is about to overwrite.
     pending: bool = False
     replacing: dict[str, str] = field(default_factory=dict)
+    # ``hookmux adopt``: the user's hooks moved into the manifest and how to put them back
+    # (owned by hookmux.adopt; written only while non-empty).
+    adopted: dict = field(default_factory=dict)
     # hookmux's part of the live manifest (manifest_merge): event -> {settings, checks by name};
     # mid-install, ``manifest_replacing`` is the part the previous install wrote.
     manifest: dict = field(default_factory=dict)
@@ -57,6 +60,8 @@ class Record:
             "source": self.source,
             "wired": {k: self.wired[k] for k in sorted(self.wired)},
         }
+        if self.adopted:
+            body["adopted"] = self.adopted
         if self.manifest:
             body["manifest"] = self.manifest
         if self.pending:
@@ -114,6 +119,7 @@ def _load(path: Path, target: Path) -> Record | None:
             wired={str(k): dict(v) for k, v in dict(body.get("wired") or {}).items()},
             pending=bool(body.get("pending")),
             replacing={str(k): str(v) for k, v in dict(body.get("replacing") or {}).items()},
+            adopted=dict(body.get("adopted") or {}),
             manifest=dict(body.get("manifest") or {}),
             manifest_replacing=dict(body.get("manifest_replacing") or {}),
         )
