@@ -53,6 +53,7 @@ def run_bench(
     profile_imports: bool = False,
     precompile: bool = True,
     progress=None,
+    adopted: Optional[Path] = None,
 ) -> dict:
     """Return the full report (machine, settings, per-case results, targets)."""
     started = time.time()
@@ -62,6 +63,10 @@ def run_bench(
         os.chdir(setup.work)
         try:
             every = setup.cases()
+            if adopted is not None:
+                from hookmux.bench.adopted import adopted_cases
+
+                every += adopted_cases(setup, adopted)
             if not only or any(name.startswith("B7") for name in only):
                 client = stack.enter_context(serve_cases.server(setup))
                 every += serve_cases.cases(setup, client, expect_context, expect_silent)
@@ -98,6 +103,7 @@ def run_bench(
             "precompiled": precompile,
             "PYTHONDONTWRITEBYTECODE": os.environ.get("PYTHONDONTWRITEBYTECODE", ""),
             "seconds": round(time.time() - started, 1),
+            "adopted": str(adopted) if adopted is not None else None,
         },
         "cases": results,
         "targets": report.verdicts(results, python),
