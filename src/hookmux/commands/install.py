@@ -100,4 +100,14 @@ def run(args: argparse.Namespace) -> int:
         for change in plan.wiring:
             out.write(f"hookmux: wired {change.path}{'' if change.changed else ' (unchanged)'}\n")
         code = codex_install.after(plan, codex_bin, trusted_before, out, err)
+        if args.serve and _readable_by_others(settings):
+            err.write(f"hookmux: warning: {settings} carries the `hookmux serve` secret and other users can read "
+                      f"it; `chmod 600 {settings}` keeps them from driving the server\n")
     return code
+
+
+def _readable_by_others(path) -> bool:
+    try:
+        return bool(os.stat(path).st_mode & 0o044)
+    except OSError:
+        return False
