@@ -6,8 +6,9 @@
 Up means: the run record names a live pid and ``GET /<secret>/health`` answers with it
 (one loopback connection, a few ms). Otherwise, or when the install record is newer than
 the server (hookmux was reinstalled or upgraded under it), it starts
-``<this python> -E -m hookmux serve --target <this tree>`` detached and returns at once:
-the host never waits for the server. Files: src/hookmux/serve/files.py.
+``<this python> -E -m hookmux serve --target <this tree>`` detached and waits up to
+``START_WAIT`` seconds for it to answer (the session's first hooks follow at once), never
+for its exit. Files: src/hookmux/serve/files.py.
 """
 import os
 import sys
@@ -15,6 +16,7 @@ import sys
 HERE = os.path.dirname(os.path.abspath(__file__))
 TREE = os.path.dirname(HERE)
 INSTALL_RECORD = ".hookmux-installed.json"
+START_WAIT = 3.0
 
 
 def _folder():
@@ -81,6 +83,15 @@ def main():
     subprocess.Popen([sys.executable, "-E", "-m", "hookmux", "serve", "--target", TREE, *replace],
                      stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
                      start_new_session=True, close_fds=True, cwd="/")
+    # The session's first prompt follows at once: wait a little (cold start only) so its
+    # hooks find the server; past START_WAIT they fail open.
+    import time
+
+    deadline = time.monotonic() + START_WAIT
+    while time.monotonic() < deadline:
+        time.sleep(0.05)
+        if _answers(folder):
+            return
 
 
 if __name__ == "__main__":

@@ -90,6 +90,10 @@ def test_session_start_starts_the_server(claude_cli, sandbox):
         run = sandbox.claude(claude_cli, [ToolUse("Bash", {"command": "true"})], "--allowedTools", "Bash")
         assert run.proc.returncode == 0, run.proc.stderr
         assert _wait_up(sandbox), "the SessionStart hook did not start hookmux serve"
-        assert run.claude_hook_errors() == []
+        # ensure.py waits up to 3 s for a cold server; on a loaded machine the first prompt's
+        # hook can still come first and is then refused (non-blocking, fails open)
+        errors = run.claude_hook_errors()
+        assert all(e["type"] == "hook_non_blocking_error" and "ECONNREFUSED" in e.get("stderr", "")
+                   for e in errors), errors
     finally:
         _serve(sandbox, "--stop")
