@@ -86,7 +86,8 @@ class Event:
         if self.payload is None or self.name not in _hosts.TOOL_EVENTS:
             return []
         if self.name != "PostToolBatch":
-            return [self.tool_name] if self.tool_name else []
+            aliases = _hosts.TOOL_ALIASES.get(self.host, {}).get(self.tool_name, ())
+            return [self.tool_name, *aliases] if self.tool_name else []
         tools = _hosts.TOOLS.get(self.host, {})
         names = [call.get("tool_name") for call in self.tool_calls]
         return [tools.get(name, name) for name in names if isinstance(name, str)]
@@ -147,6 +148,8 @@ def render_context(event, text):
         return ""
     if event.dialect == _hosts.COPILOT:
         return dumps({"additionalContext": text}) + "\n"
+    if event.name not in _hosts.CONTEXT_EVENTS.get(event.dialect, (event.name,)):
+        return ""  # this host would reject the output and count the hook as failed
     return dumps({"hookSpecificOutput": {"hookEventName": event.name, "additionalContext": text}}) + "\n"
 
 

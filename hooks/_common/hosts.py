@@ -81,6 +81,20 @@ KNOWN_TOOLS = {
 #: loading a Claude-format settings file reads the ``claude`` dialect.
 DIALECTS = {CLAUDE: "claude", COPILOT: "copilot", CODEX: "codex"}
 
+#: Canonical events whose output may carry ``additionalContext``, for hosts that reject it
+#: elsewhere (Codex 0.169.0 fails the hook: Stop, SubagentStop, PreCompact, ... get nothing).
+#: A host not listed takes it on every event.
+CONTEXT_EVENTS = {
+    CODEX: ("PreToolUse", "PostToolUse", "SessionStart", "UserPromptSubmit", "SubagentStart"),
+}
+
+#: Canonical tool names a row matcher may also select a tool by. Codex's hooks see every
+#: edit as ``apply_patch`` and its own matchers take ``Edit``/``Write`` for it: rows written
+#: for Edit or Write run on it too (their check reads the patch in ``tool_input.command``).
+TOOL_ALIASES = {
+    CODEX: {"apply_patch": ("Edit", "Write")},
+}
+
 #: What a hook's exit status means to each host. hookmux hooks always exit 0 and deny
 #: with JSON on stdout: ``block`` loses the reason on Copilot, and on Copilot a
 #: preToolUse hook that errors (exit 1, 3, a signal) denies the call.
@@ -106,7 +120,8 @@ SKILL_DIRS = {
         "~/.copilot/skills", "~/.agents/skills", "{cwd}/.github/skills", "{project}/.claude/skills",
         "{cwd}/.agents/skills",
     ),
-    CODEX: ("{codex_home}/skills", "{project}/.agents/skills", "{project}/.codex/skills"),
+    # Codex 0.169.0: <root>/**/SKILL.md, named by frontmatter ``name``; ~/.agents/skills too (measured).
+    CODEX: ("{codex_home}/skills", "~/.agents/skills", "{project}/.agents/skills", "{project}/.codex/skills"),
 }
 #: Folders each host loads agents from (any depth), and the file name ending that makes one.
 AGENT_DIRS = {

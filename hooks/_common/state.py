@@ -6,7 +6,6 @@ the ``filelock`` package uses there). Where ``fcntl`` is missing (Windows) the
 ``msvcrt.locking`` from the standard library is used. Hooks run as
 ``python -S``, so the standard-library paths are the ones that matter.
 """
-import json
 import os
 import time
 
@@ -73,11 +72,15 @@ def atomic_write_text(path, text, encoding="utf-8", fsync=False):
 
 
 def atomic_write_json(path, obj, fsync=False):
+    import json  # here, not at the top: the dispatch ledger uses this module on every call
+
     atomic_write_text(path, json.dumps(obj, sort_keys=True, separators=(",", ":")) + "\n", fsync=fsync)
 
 
 def read_json(path, default=None):
     """The JSON in ``path``, or ``default`` when it is missing, unreadable or not JSON."""
+    import json
+
     try:
         with open(path, "r", encoding="utf-8") as handle:
             return json.load(handle)

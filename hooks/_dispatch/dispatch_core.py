@@ -64,19 +64,23 @@ class Outcome:
 # ---------------------------------------------------------------- the API
 
 
-def run(event, stdin_text, *, manifest=None, hooks_root=None, trace=None, runner=None):
+def run(event, stdin_text, *, manifest=None, hooks_root=None, trace=None, runner=None, observe=None, host=None):
     """Dispatch one hook event; return exactly what the entry point prints.
 
     ``manifest`` is a path or an already-loaded dict (default: manifest.json
     beside this file). ``trace`` is a callable taking one line, or None.
-    ``runner`` defaults to a ``ThreadRunner`` without a watchdog.
+    ``runner`` defaults to a ``ThreadRunner`` without a watchdog. ``observe``,
+    when given, is called once with ``(call, outcomes, failure)`` at the end (the
+    transport's terminal ledger; ``failure`` is None or ``"dispatcher-error"``). ``host``
+    (``--host``) names the host when the command line says it (Codex: strict output).
     Never raises: any failure of the dispatcher itself yields "".
     """
     emit_trace = trace or _no_trace
+    call = outcomes = failure = None
     try:
         if trace is not None:
             import dispatch_trace  # now: a check may empty sys.path while it runs
-        call = _event.parse(stdin_text, event)
+        call = _event.parse(stdin_text, event, host)
         reason = _why_nothing_runs(call)
         if reason:
             emit_trace(reason)
@@ -88,7 +92,14 @@ def run(event, stdin_text, *, manifest=None, hooks_root=None, trace=None, runner
         return render(call, outcomes)
     except BaseException as exc:  # fail open, whatever happened
         emit_trace("dispatcher error: %s" % type(exc).__name__)
+        failure = "dispatcher-error"
         return ""
+    finally:
+        if observe is not None:
+            try:
+                observe(call, outcomes, failure)
+            except Exception:
+                pass
 
 
 def dispatch(call, manifest, stdin_text, runner=None):

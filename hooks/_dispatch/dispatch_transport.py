@@ -12,6 +12,7 @@ in place of the fds.
 """
 import os
 import sys
+import time
 
 from dispatch_core import run
 
@@ -58,14 +59,14 @@ class GuardedThreadRunner:
 
 
 def parse_argv(argv):
-    options = {"manifest": None, "hooks_root": None, "trace": False, "event": None}
+    options = {"manifest": None, "hooks_root": None, "trace": False, "event": None, "host": None}
     args = iter(argv)
     for arg in args:
         if arg == "--trace":
             options["trace"] = True
-        elif arg in ("--manifest", "--hooks-root"):
+        elif arg in ("--manifest", "--hooks-root", "--host"):
             options[arg[2:].replace("-", "_")] = next(args, None)
-        elif arg.startswith(("--manifest=", "--hooks-root=")):
+        elif arg.startswith(("--manifest=", "--hooks-root=", "--host=")):
             key, _, value = arg[2:].partition("=")
             options[key.replace("-", "_")] = value
         elif not arg.startswith("-") and options["event"] is None:
@@ -73,7 +74,24 @@ def parse_argv(argv):
     return options
 
 
+def ledger_observer(started):
+    """``run()``'s observer writing the terminal ledger (hooks/_common/ledger.py): one bounded,
+    redacted record per dispatch from the outcome records; ``HOOKMUX_LEDGER=0`` writes none."""
+    try:
+        from _common import ledger  # now, before a check can evict _common or empty sys.path
+    except Exception:
+        return None
+
+    def observe(call, outcomes, failure):
+        event, host = (call.name, call.host) if call is not None else (None, None)
+        duration_ms = (time.monotonic() - started) * 1000
+        ledger.write_dispatch(ledger.from_outcomes(event, host, outcomes, failure, duration_ms))
+
+    return observe
+
+
 def main(argv=None):
+    started = time.monotonic()
     # Our own output goes to private copies of fds 1 and 2; the fds themselves
     # go to /dev/null, so a check writing there (os.write, a child process)
     # cannot corrupt the one JSON line the host reads, and a child process a
@@ -104,6 +122,8 @@ def main(argv=None):
             hooks_root=options["hooks_root"],
             trace=trace if tracing else None,
             runner=GuardedThreadRunner(Watchdog(devnull)),
+            observe=ledger_observer(started),
+            host=options["host"],
         )
         real_out.write(output)
         real_out.flush()

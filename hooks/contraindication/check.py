@@ -6,7 +6,9 @@ tool input, and prints at most one JSON line whose ``additionalContext`` lists
 every matching row's id, harm and safer alternative. Advice only: it never
 blocks and always exits 0. A row id is announced once per session within
 ``HOOKMUX_CONTRA_TTL`` seconds (default 3600); a call that matches any row not
-yet announced surfaces the whole finding again.
+yet announced surfaces the whole finding again, unless every such row was advised
+before (in any session) and calibrated silence finds it fatigued
+(hooks/calibrated-silence, docs/calibrated-silence.md).
 
 Runs standalone (``python -S check.py < payload``) or under hooks/_dispatch,
 which passes the manifest row's ``args`` to ``main``. ``--registry PATH`` swaps
@@ -81,10 +83,15 @@ def advise(stdin_text, registry_path=REGISTRY):
     if not rows:
         return ""
     ids = [row["id"] for row in rows]
-    if not _first_time(call.session_id, ids):
+    session_id = call.session_id
+    new_ids = _first_time(session_id, ids)
+    if not new_ids or session_id and not _silence_allows(new_ids, session_id, stdin_text):
         return ""
     call.name = "PreToolUse"  # a payload without hook_event_name is read as one
-    return _event.render_context(call, _common.redact_text(_advisory(call.tool_name, rows), MAX_CONTEXT_CHARS))
+    output = _event.render_context(call, _common.redact_text(_advisory(call.tool_name, rows), MAX_CONTEXT_CHARS))
+    if session_id:
+        _silence_record(rows, session_id, stdin_text)
+    return output
 
 
 def load_rows(path=REGISTRY):
@@ -248,14 +255,61 @@ def _ttl():
 
 
 def _first_time(session_id, ids):
-    """True when any id is new for the session. Without a session id, or when
-    state cannot be read or written, the advisory is shown (advice is cheap)."""
+    """The ids new for the session. Without a session id, or when state cannot be
+    read or written, all of them (advice is cheap)."""
     if not session_id:
-        return True
+        return ids
     try:
-        return bool(_common.mark_seen(NAMESPACE, session_id, ids, _ttl()))
+        return _common.mark_seen(NAMESPACE, session_id, ids, _ttl())
+    except Exception:
+        return ids
+
+
+def _silence_allows(new_ids, session_id, stdin_text):
+    """Calibrated silence, for repeats only: an id never advised before is novel and
+    always surfaces (the gate says so itself); the finding shows when any new id is allowed.
+    Every id is asked, so each occurrence is counted even when the advisory stays quiet."""
+    try:
+        silence = _silence()
+        event = silence.digest(stdin_text)[:16]
+        answers = [silence.should_interject(NAMESPACE, {"finding": key, "session_id": session_id, "event": event})
+                   for key in new_ids]
+        return any(allow for allow, _ in answers)
     except Exception:
         return True
+
+
+def _silence_record(rows, session_id, stdin_text):
+    try:
+        silence = _silence()
+        origin = silence.digest(stdin_text)[:16]
+        for row in rows:
+            repeat = {"tool": row["tool_pattern"], "input": row["input_pattern"]}
+            silence.record_interjection(NAMESPACE, row["id"], session_id, repeat=repeat, origin=origin)
+    except Exception:
+        pass
+
+
+def _silence():
+    """hooks/calibrated-silence/calibrated_silence.py, loaded by path once a row matches."""
+    module = _LOADED.get("silence")
+    if module is None:
+        try:  # the interpreter's own frozen import machinery: no importlib import
+            from _frozen_importlib import module_from_spec
+            from _frozen_importlib_external import spec_from_file_location
+        except ImportError:
+            from importlib._bootstrap import module_from_spec
+            from importlib._bootstrap_external import spec_from_file_location
+
+        path = os.path.join(os.path.dirname(_HERE), "calibrated-silence", "calibrated_silence.py")
+        spec = spec_from_file_location("hookmux_calibrated_silence", path)
+        module = module_from_spec(spec)
+        spec.loader.exec_module(module)
+        module = _LOADED.setdefault("silence", module)
+    return module
+
+
+_LOADED = {}
 
 
 _SAFE_TOOL_NAME = re.compile(r"[A-Za-z][A-Za-z0-9_.:-]{0,63}")

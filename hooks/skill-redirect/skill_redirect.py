@@ -12,6 +12,10 @@ import sys
 def _run():
     try:
         data = sys.stdin.buffer.read()
+        if "codex" in sys.argv[1:] and "--host" in sys.argv[1:]:
+            import codex_mirror  # Codex has no skill tool: the mirror redirect only
+
+            return codex_mirror.main(data)
         lowered = data.lower()
         # The hot path: most payloads cannot matter, so nothing else is imported.
         if "PostToolBatch" in sys.argv[1:]:

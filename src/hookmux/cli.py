@@ -18,6 +18,7 @@ COMMANDS = {
     "status": "status",
     "agents": "agents",
     "bench": "bench",
+    "log": "log",
 }
 
 

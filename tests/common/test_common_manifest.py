@@ -35,7 +35,7 @@ def test_malformed_rows_are_kept_with_a_problem(tmp_path):
 
 def test_shipped_manifest_loads():
     loaded = manifest.load(str(HOOKS / "_dispatch" / "manifest.json"), hooks_root=str(HOOKS))
-    assert [row.name for row in loaded.rows("PreToolUse")] == ["contraindication/check"]
+    assert [row.name for row in loaded.rows("PreToolUse")] == ["contraindication/check", "calibrated-silence/reactions"]
     assert os.path.isfile(loaded.rows("PreToolUse")[0].path)
 
 

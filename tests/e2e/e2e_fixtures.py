@@ -17,8 +17,10 @@ import sys
 
 import pytest
 
+from e2e_codex import CodexSandbox
+from e2e_codex_server import ResponsesServer
 from e2e_model_server import ModelServer
-from e2e_support import Cli, Sandbox, find_cli, unavailable
+from e2e_support import Cli, Sandbox, codex_binary, find_cli, unavailable
 
 
 @pytest.fixture(scope="session")
@@ -29,6 +31,11 @@ def claude_cli() -> Cli:
 @pytest.fixture(scope="session")
 def copilot_cli() -> Cli:
     return find_cli("copilot", "@github/copilot", "copilot", "HOOKMUX_E2E_COPILOT_VERSION", "Copilot CLI {}.")
+
+
+@pytest.fixture(scope="session")
+def codex_cli() -> Cli:
+    return find_cli("codex", "@openai/codex", codex_binary(), "HOOKMUX_E2E_CODEX_VERSION", "codex-cli {}")
 
 
 @pytest.fixture(scope="session")
@@ -49,3 +56,9 @@ def sandbox(tmp_path, hookmux_installer):
     with ModelServer() as server:
         yield Sandbox(tmp_path, server)
 
+
+
+@pytest.fixture
+def codex_sandbox(tmp_path, hookmux_installer):
+    with ResponsesServer() as server:
+        yield CodexSandbox(tmp_path, server)

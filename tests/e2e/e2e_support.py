@@ -57,6 +57,15 @@ class Cli:
     version: str
 
 
+_RUST_TRIPLES = {"linux-x64": "x86_64-unknown-linux-musl", "linux-arm64": "aarch64-unknown-linux-musl",
+                 "darwin-x64": "x86_64-apple-darwin", "darwin-arm64": "aarch64-apple-darwin"}
+
+
+def codex_binary() -> str:
+    """Where the Codex platform package keeps its binary, relative to the package folder."""
+    return f"vendor/{_RUST_TRIPLES.get(_platform(), 'unknown')}/bin/codex"
+
+
 def find_cli(name: str, package: str, binary: str, pin_key: str, version_text: str) -> Cli:
     pin = pinned_versions()[pin_key]
     override = os.environ.get(f"HOOKMUX_E2E_{name.upper()}_BIN")

@@ -1,42 +1,53 @@
 #!/usr/bin/env bash
-# Install the pinned Claude Code and GitHub Copilot CLI that tests/e2e drives, from the npm
-# registry, into <repo>/.e2e (git-ignored). Re-running with the versions already present is a no-op.
-# Another version: HOOKMUX_E2E_CLAUDE_VERSION=X HOOKMUX_E2E_COPILOT_VERSION=Y bash tests/e2e/install-clis.sh
-# (then run pytest with the same two variables set).
+# Install the pinned Claude Code, GitHub Copilot CLI and OpenAI Codex CLI that tests/e2e drives,
+# from the npm registry, into <repo>/.e2e (git-ignored). A CLI already present at its pinned
+# version is left alone; with all three present this is a no-op.
+# Another version: HOOKMUX_E2E_CLAUDE_VERSION=X HOOKMUX_E2E_COPILOT_VERSION=Y HOOKMUX_E2E_CODEX_VERSION=Z
+# bash tests/e2e/install-clis.sh (then run pytest with the same variables set).
 set -euo pipefail
 
 here="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
 repo="$(cd "$here/../.." && pwd)"
 pins="$(grep -E '^HOOKMUX_E2E_[A-Z_]+=' "$here/pinned-versions")"
-claude_version="${HOOKMUX_E2E_CLAUDE_VERSION:-$(sed -n 's/^HOOKMUX_E2E_CLAUDE_VERSION=//p' <<<"$pins")}"
-copilot_version="${HOOKMUX_E2E_COPILOT_VERSION:-$(sed -n 's/^HOOKMUX_E2E_COPILOT_VERSION=//p' <<<"$pins")}"
+pin() { local key="HOOKMUX_E2E_$1_VERSION"; echo "${!key:-$(sed -n "s/^$key=//p" <<<"$pins")}"; }
+claude_version="$(pin CLAUDE)"
+copilot_version="$(pin COPILOT)"
+codex_version="$(pin CODEX)"
 prefix="${HOOKMUX_E2E_PREFIX:-$repo/.e2e}"
 
 case "$(uname -s)-$(uname -m)" in
-  Linux-x86_64) platform=linux-x64 ;;
-  Linux-aarch64 | Linux-arm64) platform=linux-arm64 ;;
-  Darwin-x86_64) platform=darwin-x64 ;;
-  Darwin-arm64) platform=darwin-arm64 ;;
+  Linux-x86_64) platform=linux-x64 triple=x86_64-unknown-linux-musl ;;
+  Linux-aarch64 | Linux-arm64) platform=linux-arm64 triple=aarch64-unknown-linux-musl ;;
+  Darwin-x86_64) platform=darwin-x64 triple=x86_64-apple-darwin ;;
+  Darwin-arm64) platform=darwin-arm64 triple=aarch64-apple-darwin ;;
   *) echo "install-clis.sh: unsupported platform $(uname -s)-$(uname -m)" >&2; exit 1 ;;
 esac
 claude="$prefix/node_modules/@anthropic-ai/claude-code-$platform/claude"
 copilot="$prefix/node_modules/@github/copilot-$platform/copilot"
+codex="$prefix/node_modules/@openai/codex-$platform/vendor/$triple/bin/codex"
 
-installed() {
-  [ -x "$claude" ] && [ -x "$copilot" ] || return 1
-  "$claude" --version 2>/dev/null | grep -qF "$claude_version (Claude Code)" || return 1
-  "$copilot" --version 2>/dev/null | grep -qF "Copilot CLI $copilot_version." || return 1
-}
+# has BINARY EXPECTED_TEXT: the binary exists and its --version output contains the text.
+has() { [ -x "$1" ] && "$1" --version 2>/dev/null | grep -qF "$2"; }
+claude_ok() { has "$claude" "$claude_version (Claude Code)"; }
+copilot_ok() { has "$copilot" "Copilot CLI $copilot_version."; }
+codex_ok() { has "$codex" "codex-cli $codex_version"; }
 
-if ! installed; then
+wanted=()
+claude_ok || wanted+=("@anthropic-ai/claude-code@$claude_version")
+copilot_ok || wanted+=("@github/copilot@$copilot_version")
+codex_ok || wanted+=("@openai/codex@$codex_version")
+
+if [ "${#wanted[@]}" -gt 0 ]; then
   command -v npm >/dev/null || { echo "install-clis.sh: npm not found (needs Node.js + npm)" >&2; exit 1; }
   mkdir -p "$prefix"
   [ -f "$prefix/package.json" ] || printf '{"private": true}\n' >"$prefix/package.json"
   # The platform binaries come in as optional dependencies; no postinstall script is needed,
   # so this works with npm versions that skip install scripts.
-  npm install --prefix "$prefix" --no-audit --no-fund --save-exact --loglevel=error \
-    "@anthropic-ai/claude-code@$claude_version" "@github/copilot@$copilot_version"
-  installed || { echo "install-clis.sh: expected $claude and $copilot at $claude_version / $copilot_version" >&2; exit 1; }
+  npm install --prefix "$prefix" --no-audit --no-fund --save-exact --loglevel=error "${wanted[@]}"
+  claude_ok || { echo "install-clis.sh: expected Claude Code $claude_version at $claude" >&2; exit 1; }
+  copilot_ok || { echo "install-clis.sh: expected Copilot CLI $copilot_version at $copilot" >&2; exit 1; }
+  codex_ok || { echo "install-clis.sh: expected Codex CLI $codex_version at $codex" >&2; exit 1; }
 fi
 echo "claude:  $claude ($("$claude" --version))"
 echo "copilot: $copilot ($("$copilot" --version | head -n 1))"
+echo "codex:   $codex ($("$codex" --version))"

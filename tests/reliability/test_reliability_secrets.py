@@ -151,3 +151,35 @@ def test_random_placements(tmp_path_factory, which, fields, event, seed):
         payload = seeded(base, [text for text, _ in chosen], fields)
         leaks = run_everything(tmp, payload, event or host_event, chosen)
         assert not leaks, leaks
+
+
+LEDGER_KEYS = {"v", "t", "event", "host", "outcome", "reason", "ms", "rows"}
+
+
+@pytest.mark.parametrize("event,prompt_event", [("PreToolUse", "UserPromptSubmit"), ("preToolUse", "userPromptSubmitted")])
+def test_the_ledgers_do_not_carry_secrets(tmp_path, event, prompt_event):
+    """An advisory, a repeat (ignored) and an annoyed prompt, every field seeded: the dispatch
+    ledger and the calibrated-silence state hold codes, names, numbers and digests only."""
+    with case(SUITE):
+        secrets = make_secrets(random.Random("ledger" + event), str(tmp_path / "home"))
+        texts = [text for text, _ in secrets]
+        base = REAL_PAYLOADS[0][0] if event == "PreToolUse" else REAL_PAYLOADS[6][0]
+        first = seeded(base, texts, ["command", "session_id", "cwd", "transcript_path", "description"])
+        again = json.loads(json.dumps(first))
+        for key in ("tool_input", "toolArgs"):
+            if isinstance(again.get(key), dict):
+                again[key]["command"] += " # once more"
+        session_key = "session_id" if "session_id" in first else "sessionId"
+        prompt = {session_key: first[session_key], "prompt": "stop the warnings " + " ".join(texts), "cwd": texts[0]}
+        env = hermetic_env(tmp_path, HOOKMUX_TRACE="1")
+        results = [run_hook(DISPATCH, ["--hooks-root", str(HOOKS), name], json.dumps(data), env)
+                   for name, data in ((event, first), (event, again), (prompt_event, prompt))]
+        assert b"contraindication advisory" in results[0].stdout, results[0]
+        ledger = tmp_path / "state" / "ledger" / "dispatch.jsonl"
+        records = [json.loads(line) for line in ledger.read_text().splitlines()]
+        assert len(records) == 3 and all(set(r) == LEDGER_KEYS for r in records), records
+        history = (tmp_path / "state" / "calibrated-silence" / "history.jsonl").read_text()
+        assert '"r":"ignored"' in history and '"r":"annoyed"' in history, "no reaction recorded: nothing was tested"
+        files = {str(Path(path).relative_to(tmp_path)): data for path, data in dump_tree(tmp_path / "state").items()}
+        blobs = [part for result in results for part in (result.stdout, result.stderr)]
+        assert not _leaks(secrets, *blobs, files=files)

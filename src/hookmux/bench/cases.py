@@ -20,6 +20,7 @@ from pathlib import Path
 from typing import Callable, Optional
 
 from hookmux import wiring
+from hookmux.bench import codex_cases
 from hookmux.bench.runner import Invocation
 from hookmux.bench.skills_tree import make_agents_tree, make_skills_tree
 
@@ -107,6 +108,7 @@ class BenchSetup:
         make_agents_tree(self.base / "home", self.agent_count, AGENT_ONLY_NAME)
         self.env = self._env()
         self._write_payloads()
+        codex_cases.prepare(self)
 
     def _precompile(self) -> None:
         """Bytecode for every module of the copy, by the interpreter under test.
@@ -236,6 +238,7 @@ class BenchSetup:
             Case("B5.seen", "shipped manifest, contraindicated, seen session (silent)",
                  [wiring.dispatcher_command(py, target, "PreToolUse")], fixed("pre-contra-seen"), expect_silent,
                  prime=1),
+            *codex_cases.cases(self, Case, expect_silent, expect_context, _json_lines),
         ]
 
     def output_files(self, case: Case) -> list[tuple[str, str]]:

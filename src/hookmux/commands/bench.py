@@ -8,11 +8,11 @@ from pathlib import Path
 
 HELP = (
     "Time the hook command lines hookmux installs (dispatcher, gate, checks) against a bare "
-    "interpreter start (B0..B5), print medians, ratios to B0 and the targets."
+    "interpreter start (B0..B6; B6: the Codex command lines), print medians, ratios to B0 and the targets."
 )
 
 CASE_NAMES = ("B0", "B0.site", "B1.dispatch", "B1.separate", "B2", "B3.pre", "B3.batch",
-              "B4.pre", "B4.batch", "B5.new", "B5.plain", "B5.seen")
+              "B4.pre", "B4.batch", "B5.new", "B5.plain", "B5.seen", "B6.plain", "B6.new", "B6.agent", "B6.skill")
 
 
 def configure(parser: argparse.ArgumentParser) -> None:

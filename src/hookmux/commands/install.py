@@ -7,11 +7,11 @@ import os
 import sys
 
 from hookmux import wiring
-from hookmux.installer import plan as transaction
+from hookmux.installer import codex_install, codex_trust, plan as transaction
 from hookmux.installer.jsonfile import JsonFileError
 from hookmux.installer.wiring_files import absolute
 
-HELP = "install the hooks into a hooks folder and wire them into Claude Code / Copilot"
+HELP = "install the hooks into a hooks folder and wire them into Claude Code / Copilot / Codex"
 DEFAULT_TARGET = "~/.claude/hooks"
 DEFAULT_SETTINGS = "~/.claude/settings.json"
 
@@ -25,6 +25,11 @@ def add_location_flags(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--copilot-hooks-dir", metavar="DIR",
                         help="also wire Copilot CLI: writes DIR/hookmux.json "
                              "(e.g. ~/.copilot/hooks or a repo's .github/hooks)")
+    parser.add_argument("--codex-home", metavar="DIR",
+                        help="also wire OpenAI Codex CLI: DIR/hooks.json, trusted in DIR/config.toml "
+                             "(DIR is Codex's CODEX_HOME, normally ~/.codex)")
+    parser.add_argument("--codex-bin", metavar="PATH",
+                        help="the codex binary that trusts the hooks (default: codex on PATH)")
 
 
 def configure(parser: argparse.ArgumentParser) -> None:
@@ -45,6 +50,7 @@ def run(args: argparse.Namespace) -> int:
     target = absolute(args.target)
     settings = absolute(args.settings)
     copilot_dir = absolute(args.copilot_hooks_dir) if args.copilot_hooks_dir else None
+    codex_home = absolute(args.codex_home) if args.codex_home else None
     agents_dirs = [str(absolute(d)) for d in args.agents_dir]
     source = absolute(args.source) if args.source else None
     if source is not None and not (source / "_dispatch" / "manifest.json").is_file():
@@ -53,6 +59,11 @@ def run(args: argparse.Namespace) -> int:
     missing = [d for d in agents_dirs if not os.path.isdir(d)]
     if missing:
         err.write(f"hookmux: --agents-dir {missing[0]}: not a folder\n")
+        return 1
+    try:
+        codex_bin = codex_trust.find_codex(args.codex_bin)
+    except codex_trust.CodexTrustError as exc:
+        err.write(f"hookmux: {exc}\n")
         return 1
     try:
         python = wiring.resolve_python(args.python)
@@ -64,12 +75,13 @@ def run(args: argparse.Namespace) -> int:
         return 1
     try:
         # planning first refuses bad input before even the lock file is created
-        plan = transaction.plan_install(target, settings, copilot_dir, python, agents_dirs, source)
+        plan = transaction.plan_install(target, settings, copilot_dir, python, agents_dirs, source, codex_home)
         if args.dry_run:
             transaction.describe(plan, out)
             return 0
         with transaction.lock():
-            plan = transaction.plan_install(target, settings, copilot_dir, python, agents_dirs, source)
+            plan = transaction.plan_install(target, settings, copilot_dir, python, agents_dirs, source, codex_home)
+            trusted_before = codex_install.snapshot(plan, codex_bin)
             code = transaction.execute(plan, out, err)
     except (JsonFileError, transaction.InstallError) as exc:
         err.write(f"hookmux: {exc}\nhookmux: nothing was changed\n")
@@ -78,4 +90,5 @@ def run(args: argparse.Namespace) -> int:
         out.write(f"hookmux: installed into {target} (python {python})\n")
         for change in plan.wiring:
             out.write(f"hookmux: wired {change.path}{'' if change.changed else ' (unchanged)'}\n")
+        code = codex_install.after(plan, codex_bin, trusted_before, out, err)
     return code

@@ -7,6 +7,7 @@ import json
 import sys
 
 from hookmux.commands.install import add_location_flags
+from hookmux.installer import codex_install, codex_trust
 from hookmux.installer.inspect import render, status
 from hookmux.installer.wiring_files import absolute
 
@@ -21,6 +22,13 @@ def configure(parser: argparse.ArgumentParser) -> None:
 def run(args: argparse.Namespace) -> int:
     target = absolute(args.target)
     copilot_dir = absolute(args.copilot_hooks_dir) if args.copilot_hooks_dir else None
-    report = status(target, absolute(args.settings), copilot_dir)
+    codex_home = absolute(args.codex_home) if args.codex_home else None
+    try:
+        codex_bin = codex_trust.find_codex(args.codex_bin)
+    except codex_trust.CodexTrustError as exc:
+        sys.stderr.write(f"hookmux: {exc}\n")
+        return 1
+    report = status(target, absolute(args.settings), copilot_dir, codex_home)
+    codex_install.annotate_status(report, codex_bin)
     sys.stdout.write(json.dumps(report, indent=2) + "\n" if args.json else render(report))
     return 1 if report["problems"] else 0

@@ -6,7 +6,7 @@ import argparse
 import sys
 
 from hookmux.commands.install import add_location_flags
-from hookmux.installer import plan as transaction
+from hookmux.installer import codex_install, codex_trust, plan as transaction
 from hookmux.installer.jsonfile import JsonFileError
 from hookmux.installer.wiring_files import absolute
 
@@ -23,9 +23,15 @@ def run(args: argparse.Namespace) -> int:
     target = absolute(args.target)
     settings = absolute(args.settings)
     copilot_dir = absolute(args.copilot_hooks_dir) if args.copilot_hooks_dir else None
+    codex_home = absolute(args.codex_home) if args.codex_home else None
+    try:
+        codex_bin = codex_trust.find_codex(args.codex_bin)
+    except codex_trust.CodexTrustError as exc:
+        err.write(f"hookmux: {exc}\n")
+        return 1
     try:
         # planning first refuses bad input before even the lock file is created
-        plan = transaction.plan_uninstall(target, settings, copilot_dir)
+        plan = transaction.plan_uninstall(target, settings, copilot_dir, codex_home)
         if args.dry_run:
             transaction.describe(plan, out)
             return 0
@@ -33,7 +39,8 @@ def run(args: argparse.Namespace) -> int:
             out.write(f"hookmux: nothing of hookmux's found for {target}\n")
             return 0  # nothing to do: not even the lock file is created
         with transaction.lock():
-            plan = transaction.plan_uninstall(target, settings, copilot_dir)
+            plan = transaction.plan_uninstall(target, settings, copilot_dir, codex_home)
+            trusted_before = codex_install.snapshot(plan, codex_bin)
             code = transaction.execute(plan, out, err)
     except (JsonFileError, transaction.InstallError) as exc:
         err.write(f"hookmux: {exc}\nhookmux: nothing was changed\n")
@@ -45,4 +52,6 @@ def run(args: argparse.Namespace) -> int:
         for change in plan.wiring:
             if change.changed:
                 out.write(f"hookmux: {'removed' if change.new is None else 'unwired'} {change.path}\n")
+    if code == 0:
+        code = codex_install.after(plan, codex_bin, trusted_before, out, err)
     return code

@@ -30,8 +30,8 @@ _PYTHON_FLAGS = re.compile(r"-[bBdEiIOqsSuvRP]+")
 _PYTHON_VALUE_FLAGS = ("-X", "-W")
 # script options: name -> takes a value
 OPTIONS = {
-    "dispatch": {"--trace": False, "--manifest": True, "--hooks-root": True},
-    "gate": {"--skills-dir": True},
+    "dispatch": {"--trace": False, "--manifest": True, "--hooks-root": True, "--host": True},
+    "gate": {"--skills-dir": True, "--host": True},
 }
 SUFFIXES = (("||", "true"), ("||", ":"), (";", "true"), ("||", "exit", "0"), (";", "exit", "0"))
 

@@ -9,8 +9,9 @@ from pathlib import Path
 from hookmux import resources
 from hookmux.installer import commands, jsonfile, merge, record as records, tree
 from hookmux.installer.jsonfile import JsonFileError
+from hookmux.installer.codex_hooks import hooks_file as codex_file
 from hookmux.installer.plan import same_file_key, version
-from hookmux.installer.wiring_files import CLAUDE, COPILOT, HOSTS, copilot_file
+from hookmux.installer.wiring_files import CLAUDE, CODEX, COPILOT, HOSTS, copilot_file
 
 
 def _executable(path: str) -> bool:
@@ -62,7 +63,7 @@ def _compare(report: dict, data: dict, host, target: Path, wanted: list) -> None
         report["unexpected"] += [f"{event} {role}" for _ in slots]
 
 
-def status(target: Path, settings: Path | None, copilot_dir: Path | None) -> dict:
+def status(target: Path, settings: Path | None, copilot_dir: Path | None, codex_home: Path | None = None) -> dict:
     report: dict = {"target": str(target), "package": version(), "installed": False, "problems": []}
     problems = report["problems"]
     try:
@@ -115,7 +116,8 @@ def status(target: Path, settings: Path | None, copilot_dir: Path | None) -> dic
             problems.append(f"{target / tree.MANIFEST}: unreadable ({exc})")
     else:
         problems.append(f"{target}: hookmux is not installed here (no {records.NAME})")
-    for path, host in ((settings, CLAUDE), (copilot_file(copilot_dir) if copilot_dir else None, COPILOT)):
+    for path, host in ((settings, CLAUDE), (copilot_file(copilot_dir) if copilot_dir else None, COPILOT),
+                       (codex_file(codex_home) if codex_home else None, CODEX)):
         if path is not None and not same_file_key(wired, path):
             wired[str(path)] = host
     report["wired"] = []
@@ -189,6 +191,8 @@ def render(report: dict) -> str:
             flags = [] if entry["this_target"] else ["OTHER TARGET"]
             flags += [] if entry["python_ok"] else ["PYTHON MISSING"]
             flags += [] if entry["script_ok"] else ["SCRIPT MISSING"]
-            lines.append(f"  {entry['event']:<18} {entry['role']:<8} {'ok' if not flags else ', '.join(flags)}")
+            flags += [f"CODEX: {entry['trust'].upper()}"] if entry.get("trust", "trusted") != "trusted" else []
+            lines.append(f"  {entry['event']:<18} {entry['role']:<8} {'ok' if not flags else ', '.join(flags)}"
+                         + (" (trusted)" if entry.get("trust") == "trusted" else ""))
     lines += [f"problem:   {p}" for p in report["problems"]] or ["status:    ok"]
     return "\n".join(lines) + "\n"

@@ -19,7 +19,8 @@ from hookmux.errors import HookmuxError
 from hookmux.installer import atomic, commands, jsonfile, merge, record as records, tree
 from hookmux.installer.journal import Journal
 from hookmux.installer.jsonfile import JsonFileError
-from hookmux.installer.wiring_files import CLAUDE, COPILOT, HOSTS, Host, copilot_file
+from hookmux.installer.codex_hooks import hooks_file as codex_file
+from hookmux.installer.wiring_files import CLAUDE, CODEX, COPILOT, HOSTS, Host, copilot_file
 
 LOCK_TIMEOUT = 120
 
@@ -162,7 +163,7 @@ class Plan:
 
 
 def plan_install(target: Path, settings: Path | None, copilot_dir: Path | None, python: str,
-                 agents_dirs: list[str], source: Path | None = None) -> Plan:
+                 agents_dirs: list[str], source: Path | None = None, codex_home: Path | None = None) -> Plan:
     tree_root = (source or resources.hooks_tree()).resolve()
     if target.resolve() == tree_root or tree_root in target.resolve().parents:
         raise InstallError(f"{target}: is inside the hooks tree hookmux installs from ({tree_root})")
@@ -178,7 +179,8 @@ def plan_install(target: Path, settings: Path | None, copilot_dir: Path | None, 
                          dirs=sorted(set(old.dirs if old else []) | set(tp.new_dirs)),
                          wired=dict(old.wired) if old else {})
     changes = []
-    for path, host in ((settings, CLAUDE), (copilot_file(copilot_dir) if copilot_dir else None, COPILOT)):
+    for path, host in ((settings, CLAUDE), (copilot_file(copilot_dir) if copilot_dir else None, COPILOT),
+                       (codex_file(codex_home) if codex_home else None, CODEX)):
         if path is None:
             continue
         recorded_as = same_file_key(new.wired, path)
@@ -209,13 +211,15 @@ def _pending(new: records.Record, old: records.Record | None, tp: tree.TreePlan)
     return pending
 
 
-def plan_uninstall(target: Path, settings: Path | None, copilot_dir: Path | None) -> Plan:
+def plan_uninstall(target: Path, settings: Path | None, copilot_dir: Path | None,
+                   codex_home: Path | None = None) -> Plan:
     old = records.load(target)
     files: dict[str, Host] = {}
     if old:
         for name, info in old.wired.items():
             files[name] = HOSTS.get(info.get("host"), CLAUDE)
-    for path, host in ((settings, CLAUDE), (copilot_file(copilot_dir) if copilot_dir else None, COPILOT)):
+    for path, host in ((settings, CLAUDE), (copilot_file(copilot_dir) if copilot_dir else None, COPILOT),
+                       (codex_file(codex_home) if codex_home else None, CODEX)):
         if path is not None and not same_file_key(files, path):
             files[str(path)] = host
     changes = [plan_wiring(Path(name), host, [], str(target), old.wired.get(name) if old else None)

@@ -1,11 +1,11 @@
-"""The host files hookmux wires: a Claude Code settings file and a Copilot hooks file."""
+"""The host files hookmux wires: a Claude Code settings file, a Copilot hooks file, Codex's hooks.json."""
 from __future__ import annotations
 
 import os
 from dataclasses import dataclass
 from pathlib import Path
 
-from hookmux.installer import entries, merge
+from hookmux.installer import codex_hooks, entries, merge
 
 COPILOT_FILE = "hookmux.json"
 
@@ -28,7 +28,8 @@ class Host:
 
 CLAUDE = Host("claude", merge.CLAUDE, entries.claude_entries)
 COPILOT = Host("copilot", merge.COPILOT, entries.copilot_entries)
-HOSTS = {"claude": CLAUDE, "copilot": COPILOT}
+CODEX = Host("codex", merge.CLAUDE, codex_hooks.entries)
+HOSTS = {"claude": CLAUDE, "copilot": COPILOT, "codex": CODEX}
 
 
 def absolute(path: os.PathLike | str) -> Path:

@@ -1,0 +1,106 @@
+"""What hookmux wires into OpenAI Codex CLI's ``$CODEX_HOME/hooks.json``.
+
+The file has Claude Code's shape (event -> matcher groups -> command hooks), so the Claude
+merge dialect edits it. Differences that matter here (docs/e2e.md, "Codex"):
+
+- no top-level key but ``description`` and ``hooks``: Codex ignores the whole file on any
+  other, so nothing like ``$schema`` is ever written;
+- every command line carries ``--host codex`` (kept through re-installs, whatever options a user
+  added), so the dispatcher and the gate answer in Codex's strict output schema;
+- matchers name Codex's tools: ``Bash`` for shell calls, ``apply_patch`` for edits (Codex also
+  matches it with ``Edit``/``Write``), ``spawn_agent`` for agents; a matcher made of letters,
+  digits, ``_`` and ``|`` is a list of exact names there;
+- PostToolBatch does not exist in Codex: the gate runs on PreToolUse for ``spawn_agent``.
+
+Each definition must be trusted before Codex runs it (``codex_trust``).
+"""
+from __future__ import annotations
+
+import os
+import re
+from dataclasses import dataclass
+from pathlib import Path
+
+from hookmux import resources, wiring
+from hookmux.installer.entries import DEFAULT_TIMEOUT, GATE_TIMEOUT, Entry
+
+_hosts = resources.runtime("hosts")
+
+HOOKS_FILE = "hooks.json"
+HOST_ARGS = ("--host", _hosts.CODEX)
+GATE_EVENTS = {"PreToolUse": _hosts.AGENT_TOOL[_hosts.CODEX]}
+EVENTS = tuple(_hosts.EVENTS[_hosts.CODEX])
+TOOL_EVENTS = ("PreToolUse", "PermissionRequest", "PostToolUse")  # Codex matches these on the tool name
+
+
+def _tool_names() -> dict[str, tuple[str, ...]]:
+    """Codex's tool name as hooks see it -> the names a settings matcher may select it by."""
+    canonical = {name: _hosts.TOOLS[_hosts.CODEX].get(name, name) for name in ("Bash", "apply_patch", "spawn_agent")}
+    aliases = _hosts.TOOL_ALIASES[_hosts.CODEX]
+    return {native: (native, name, *aliases.get(name, ())) for native, name in canonical.items()}
+
+
+TOOLS = _tool_names()
+
+
+def hooks_file(codex_home: os.PathLike | str) -> Path:
+    return Path(os.path.abspath(os.path.expanduser(str(codex_home)))) / HOOKS_FILE
+
+
+def command(python: str, script: os.PathLike | str, event: str, options: tuple[str, ...] = ()) -> str:
+    """``'<python>' -S -E '<script>' --host codex [OPTIONS] EVENT || true``: the Codex command."""
+    return wiring.hook_command(python, script, event, HOST_ARGS + _without_host(options))
+
+
+def _without_host(options) -> tuple[str, ...]:
+    out, skip = [], False
+    for option in options:
+        if skip:
+            skip = False
+        elif option == "--host":
+            skip = True
+        elif not option.startswith("--host="):
+            out.append(option)
+    return tuple(out)
+
+
+@dataclass(frozen=True)
+class CodexEntry(Entry):
+    def command_with(self, options: tuple[str, ...]) -> str:
+        """Keeps the options a user added (``--trace``) and always ``--host codex``."""
+        return command(self.python, self.script, self.event, tuple(options))
+
+
+def matcher(settings_matcher: str | None, event: str) -> str | None | bool:
+    """The Codex matcher for a manifest ``settings_matcher``: exact Codex tool names, None for
+    every tool, False when the matcher selects no tool Codex has (the entry is left out)."""
+    if event not in TOOL_EVENTS:
+        return None if event in ("UserPromptSubmit", "Stop") else settings_matcher
+    if settings_matcher in (None, "", "*"):
+        return None
+    try:
+        pattern = re.compile(settings_matcher)
+    except re.error:
+        return None
+    names = [native for native, names in TOOLS.items() if any(pattern.search(name) for name in names)]
+    return "|".join(names) if names else False
+
+
+def entries(manifest: dict, target: str, python: str) -> list[Entry]:
+    root = Path(target)
+    dispatch, gate = root.joinpath(*wiring.DISPATCH_SCRIPT), root.joinpath(*wiring.GATE_SCRIPT)
+    out = []
+    for event, spec in (manifest.get("events") or {}).items():
+        if event not in EVENTS or not isinstance(spec, dict) or not spec.get("checks"):
+            continue
+        wanted = matcher(spec.get("settings_matcher"), event)
+        if wanted is False:
+            continue
+        timeout = spec.get("settings_timeout")
+        if not isinstance(timeout, (int, float)) or isinstance(timeout, bool):
+            timeout = DEFAULT_TIMEOUT
+        out.append(CodexEntry(event, "dispatch", wanted, command(python, dispatch, event), timeout,
+                              python, str(dispatch)))
+    out += [CodexEntry(event, "gate", tools, command(python, gate, event), GATE_TIMEOUT, python, str(gate))
+            for event, tools in GATE_EVENTS.items()]
+    return out
