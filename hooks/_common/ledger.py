@@ -27,7 +27,7 @@ except ImportError:  # an interpreter without the accelerator
 LEDGER_VERSION = 1
 DEFAULT_MAX_BYTES = 1 << 20
 MIN_MAX_BYTES = 4096
-LOCK_TIMEOUT = 2.0
+LOCK_TIMEOUT = 1.0  # a record is best-effort: never hold a hook up for it
 DISPATCH_FILE = ("ledger", "dispatch.jsonl")
 # HOOKMUX_LEDGER=0 (or off/false/no) turns the dispatch ledger off.
 SWITCH = "HOOKMUX_LEDGER"

@@ -36,6 +36,7 @@ KILL_SWITCH = "HOOKMUX_SILENCE"
 MAX_SESSION_ENTRIES = 64
 MAX_PATTERN_CHARS = 4000
 MAX_ORIGINS = 16
+LOCK_TIMEOUT = 1.0
 
 # name: (environment variable, default, smallest allowed, type)
 TUNABLES = {
@@ -279,7 +280,8 @@ def update_session(session_id, change):
 
     common = _common()
     path = session_path(session_id)
-    with common.file_lock(os.path.join(state_root(), ".session.lock")):
+    # Short: a reaction is best-effort, and many dispatchers of one session wait on this lock.
+    with common.file_lock(os.path.join(state_root(), ".session.lock"), timeout=LOCK_TIMEOUT):
         data = common.read_json(path)
         entries = data.get("entries") if isinstance(data, dict) and data.get("version") == VERSION else None
         entries = {k: v for k, v in (entries or {}).items() if isinstance(v, dict)}
