@@ -62,7 +62,8 @@ def expect_deny_of(name: str, json_lines):
 
 def cases(setup, case_type, expect_silent, expect_context, json_lines) -> list:
     manifest = json.loads((Path(setup.target) / "_dispatch" / "manifest.json").read_text(encoding="utf-8"))
-    wired = {entry.role: entry.command for entry in codex_hooks.entries(manifest, str(setup.target), setup.python)}
+    wired = {entry.role: entry.command for entry in codex_hooks.entries(manifest, str(setup.target), setup.python)
+             if entry.event == "PreToolUse"}
     fixed = lambda name: (lambda _run: str(setup.payload(name)))  # noqa: E731
     fresh = 0
 
