@@ -51,14 +51,16 @@ MODULE_PREFIX = "hookmux-check:"  # ':' cannot appear in an importable module na
 class ThreadRunner:
     """Every selected check in this process, one daemon thread each."""
 
-    def __init__(self, guard=None):
+    def __init__(self, guard=None, report=None):
         self.guard = guard
+        #: Called with each job as soon as its result is known (the isolated worker streams them).
+        self.report = report
 
     def run(self, jobs, stdin_text, hooks_root):
         if not jobs:
             return
         _install_thread_streams()
-        checks = [_Check(job, hooks_root) for job in jobs]
+        checks = [_Check(job, hooks_root, self.report) for job in jobs]
         budget = max(check.timeout for check in checks)
         budget_end = time.monotonic() + budget
         if self.guard is None:
@@ -71,9 +73,11 @@ class ThreadRunner:
 class _Check:
     """One selected row in this process: its import, its thread and what it produced."""
 
-    def __init__(self, job, root):
+    def __init__(self, job, root, report=None):
         row = job.row
         self.job = job
+        self.report = report
+        self.started = None
         self.index = row.index
         self.script = row.path
         self.root = root
@@ -145,6 +149,12 @@ class _Check:
             self.kind, self.detail = "error", "error %s" % type(exc).__name__
         finally:
             self.finished = time.monotonic()
+            if self.report is not None:
+                job = self.job
+                job.ran, job.kind, job.detail = True, self.kind, self.detail
+                job.elapsed_ms = (self.finished - self.started) * 1000
+                job.output = self.stdout.getvalue()
+                self.report(job)
 
 
 def _forget_helpers(before, folder):
@@ -186,6 +196,7 @@ def _start_and_collect(checks, stdin_text, budget_end):
     with _STREAMS.installed():
         threads = []
         for check in loaded:
+            check.started = start
             thread = _THREADING.Thread(target=check.call, args=(stdin_text,), daemon=True)
             thread.start()
             threads.append(thread)
@@ -229,6 +240,8 @@ def _load_all(checks, budget_end):
             continue
         error = check.load_error
         check.job.kind, check.job.detail = ("error", error) if error else ("timeout", "import timed out")
+        if check.report is not None:
+            check.report(check.job)
     return loaded
 
 

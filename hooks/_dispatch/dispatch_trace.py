@@ -23,5 +23,30 @@ def line(outcome):
         return "%s timeout (output dropped)" % head
     size = sum(map(len, outcome.contexts))
     if outcome.contexts and not outcome.used:
-        return "%s %s, emitted %d chars but emits=false: dropped" % (head, outcome.detail, size)
-    return "%s %s, %s" % (head, outcome.detail, "emitted %d chars" % size if outcome.contexts else "silent")
+        return "%s %s, emitted %d chars but emits=false: dropped%s" % (head, outcome.detail, size, block_note(outcome))
+    result = "emitted %d chars" % size if outcome.contexts else "silent"
+    return "%s %s, %s%s" % (head, outcome.detail, result, block_note(outcome))
+
+
+BLOCK_NOTE = ", tried to block: the dispatcher only advises"
+
+
+_BLOCK_KEYS = ('"permissionDecision":', '"permissionDecision" :', '"decision": "block"', '"decision":"block"',
+               '"continue": false', '"continue":false')
+
+
+def block_note(outcome):
+    """A row that exits 2 or prints a block loses it in the dispatcher: never silently.
+
+    Plain substring tests, no parsing and no import: the checks have run, and may have
+    emptied sys.path or lowered the recursion limit. Inside a JSON string these keys would
+    be escaped (``\\"permissionDecision\\"``), so advice that merely mentions them is not a block."""
+    try:
+        if outcome.detail in ("exit code 2", "returned 2"):
+            return BLOCK_NOTE
+        output = outcome.output
+        if any(key in output for key in _BLOCK_KEYS):
+            return BLOCK_NOTE
+    except Exception:
+        pass
+    return ""

@@ -45,17 +45,25 @@ class Watchdog:
         faulthandler.cancel_dump_traceback_later()
 
 
-class GuardedThreadRunner:
-    """A ``ThreadRunner`` armed with the watchdog, imported only once a row is selected
-    (most tool calls select none, and the import is measurable on every call)."""
+class IsolatedRunner:
+    """The checks run in a forked worker (``dispatch_isolated``), so none can end, stall or
+    corrupt this process; imported only once a row is selected (most tool calls select none,
+    and the import is measurable on every call). Without ``fork`` (Windows) they run here,
+    in threads, under the watchdog."""
 
-    def __init__(self, guard):
+    def __init__(self, guard, close_fds):
         self.guard = guard
+        self.close_fds = close_fds
 
     def run(self, jobs, stdin_text, hooks_root):
-        from dispatch_runner import ThreadRunner
+        if hasattr(os, "fork") and os.environ.get("HOOKMUX_ISOLATION") != "0":
+            from dispatch_isolated import ForkRunner
 
-        ThreadRunner(guard=self.guard).run(jobs, stdin_text, hooks_root)
+            ForkRunner(self.guard, self.close_fds).run(jobs, stdin_text, hooks_root)
+        else:
+            from dispatch_runner import ThreadRunner
+
+            ThreadRunner(guard=self.guard).run(jobs, stdin_text, hooks_root)
 
 
 def parse_argv(argv):
@@ -121,7 +129,7 @@ def main(argv=None):
             manifest=options["manifest"],
             hooks_root=options["hooks_root"],
             trace=trace if tracing else None,
-            runner=GuardedThreadRunner(Watchdog(devnull)),
+            runner=IsolatedRunner(Watchdog(devnull), (real_out.fileno(), real_err.fileno())),
             observe=ledger_observer(started),
             host=options["host"],
         )

@@ -22,11 +22,9 @@ State: ``<state_dir>/calibrated-silence/history.jsonl`` (bounded, appended under
 lock; duplicates from a replayed event are ignored when read) and one small file per
 session with the advisories awaiting a reaction. Only types, keys, reaction codes,
 times and session digests are stored. Standard library only; importing this module
-imports nothing new.
+imports nothing beyond os and time.
 """
-import json
 import os
-import re
 import time
 
 NAMESPACE = "calibrated-silence"
@@ -50,7 +48,8 @@ TUNABLES = {
     "pending_seconds": ("HOOKMUX_SILENCE_PENDING_SECONDS", 3600.0, 1.0, float),
     "max_bytes": ("HOOKMUX_SILENCE_MAX_BYTES", 512 * 1024, 4096, int),
 }
-_KEY = re.compile(r"[A-Za-z0-9*][A-Za-z0-9._:/*-]{0,63}\Z")
+_KEY_FIRST = frozenset("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789*")
+_KEY_CHARS = _KEY_FIRST | frozenset("._:/-")
 _HOOKS = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 _LOADED = {}
 
@@ -217,7 +216,7 @@ def _append(records, tunables):
 
 def clean_key(value):
     """A type or key as stored: short identifiers as they are, anything else as a digest."""
-    if isinstance(value, str) and _KEY.match(value):
+    if isinstance(value, str) and 0 < len(value) <= 64 and value[0] in _KEY_FIRST and _KEY_CHARS.issuperset(value):
         return value
     return "h:" + digest(str(value))[:16]
 
@@ -276,6 +275,8 @@ def update_session(session_id, change):
     """Run ``change(entries)`` on the session's watch entries under the lock and write them
     back atomically; ``change`` returns the reactions to record: [(type, key, reaction)].
     Those are appended to the history once the session file is written."""
+    import json  # only here: a prompt event without a watched session never needs it
+
     common = _common()
     path = session_path(session_id)
     with common.file_lock(os.path.join(state_root(), ".session.lock")):

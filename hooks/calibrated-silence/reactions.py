@@ -15,7 +15,6 @@ script; it prints nothing and always exits 0. The rules (docs/calibrated-silence
 
 Only reaction codes are stored, never the prompt, the command or the session id.
 """
-import json
 import os
 import re
 import sys
@@ -37,11 +36,10 @@ _STOP = (r"(?:stop|quit|cease|enough(?:\s+with)?|no\s+more|don'?t|do\s+not|never
          r"disable|turn\s+off|switch\s+off|get\s+rid\s+of|drop)")
 _WHAT = (r"(?:warn(?:ing|ings)?|advisor(?:y|ies)|nag(?:ging)?|hookmux|contraindications?|"
          r"hazard\s+(?:notes|messages|notices)|safety\s+(?:notes|messages|reminders|lectures))")
-ANNOYED = re.compile(r"\b%s\b[^.!?;\n]{0,40}?\b%s\b" % (_STOP, _WHAT), re.I)
+ANNOYED = r"\b%s\b[^.!?;\n]{0,40}?\b%s\b" % (_STOP, _WHAT)
 # In the matched clause these mean the user wants the warnings (or means other ones).
-NOT_ANNOYED = re.compile(
-    r"ignor|fix|miss|overlook|forget|skip(?:ping)?\s+the|compiler|build|lint|deprecat|type|test|"
-    r"pip|npm|gcc|clang|mypy|pytest|eslint|log", re.I)
+NOT_ANNOYED = (r"ignor|fix|miss|overlook|forget|skip(?:ping)?\s+the|compiler|build|lint|deprecat|type|test|"
+               r"pip|npm|gcc|clang|mypy|pytest|eslint|log")
 
 
 def main(argv=None):
@@ -67,6 +65,8 @@ def observe(stdin_text, event_name=None):
     if not event.session_id or not os.path.exists(silence.session_path(event.session_id)):
         return []
     if event.name == "PreToolUse" and event.tool_response is None and event.tool_name:
+        import json  # as the contraindication check serializes the input
+
         serialized = json.dumps(event.tool_input)[:MAX_INPUT_CHARS]
         return observe_call(event.session_id, event.tool_name, serialized, silence.digest(stdin_text)[:16])
     if event.name == "UserPromptSubmit" and event.prompt:
@@ -116,8 +116,9 @@ def _repeats(entry, tool_name, serialized):
 
 def is_annoyed(prompt):
     """True when ``prompt`` tells the assistant to stop the warnings (see the module doc)."""
-    for match in ANNOYED.finditer(prompt[:MAX_PROMPT_CHARS]):
-        if not NOT_ANNOYED.search(match.group(0)):
+    # Compiled here, not at import: this module is imported on every shell call.
+    for match in re.finditer(ANNOYED, prompt[:MAX_PROMPT_CHARS], re.I):
+        if not re.search(NOT_ANNOYED, match.group(0), re.I):
             return True
     return False
 

@@ -45,9 +45,9 @@ def walk(root, budget, max_depth=MAX_DEPTH, deeper_unknown=True):
     if not stat.S_ISDIR(status.st_mode):
         return
     entered = {(status.st_dev, status.st_ino)}
-    stack = [(root, ())]
+    stack = [(root, (), status.st_dev)]
     while stack:
-        folder, parts = stack.pop()
+        folder, parts, device = stack.pop()
         try:
             listing = os.scandir(folder)
         except OSError as error:
@@ -63,20 +63,25 @@ def walk(root, budget, max_depth=MAX_DEPTH, deeper_unknown=True):
                     return
                 try:
                     is_dir = entry.is_dir()
-                    if is_dir:
+                    if not is_dir:
+                        key = None
+                    elif entry.is_symlink():  # where it leads: one stat
                         status = entry.stat()
+                        key = (status.st_dev, status.st_ino)
+                    else:  # a plain folder: the inode from the listing, no syscall
+                        key = (device, entry.inode())
                 except OSError as error:
                     if error.errno not in _ABSENT:
                         budget.complete = False
                     continue
-                if not is_dir:
+                if key is None:
                     yield parts, entry
                 elif len(parts) >= max_depth:
                     if deeper_unknown:
                         budget.complete = False
-                elif (status.st_dev, status.st_ino) not in entered:
-                    entered.add((status.st_dev, status.st_ino))
-                    children.append((entry.path, parts + (entry.name,)))
+                elif key not in entered:
+                    entered.add(key)
+                    children.append((entry.path, parts + (entry.name,), key[0]))
         stack.extend(reversed(children))
 
 
@@ -117,21 +122,38 @@ def frontmatter(data):
 
     UTF-8 BOM, CRLF/CR line ends, quotes and a trailing `` # comment`` are tolerated. A block
     that is never closed is no frontmatter, unless the read stopped at MAX_READ inside it.
+    Only the block is decoded: the likeliest closing line is tried first.
     """
-    text = data.decode("utf-8", "replace")
-    if text.startswith("\ufeff"):
-        text = text[1:]
-    lines = text.replace("\r\n", "\n").replace("\r", "\n").split("\n")
+    if data.startswith(b"\xef\xbb\xbf"):
+        data = data[3:]
+    if not data.startswith(b"---"):
+        return {}
+    end = len(data)
+    for marker in (b"\n---", b"\r---", b"\n...", b"\r..."):
+        at = data.find(marker, 3, end)
+        if at >= 0:
+            end = at
+    if end < len(data):
+        keys = _block(data[:end + 6])
+        if keys is not None:
+            return keys
+    keys = _block(data, len(data) >= MAX_READ)
+    return {} if keys is None else keys
+
+
+def _block(data, unclosed_ok=False):
+    """The keys of the frontmatter in data; None when its block is not closed there (unless unclosed_ok)."""
+    lines = data.decode("utf-8", "replace").replace("\r\n", "\n").replace("\r", "\n").split("\n")
+    if lines[0].rstrip() != "---":
+        return {}
     keys = {}
-    if not lines or lines[0].rstrip() != "---":
-        return keys
     for line in lines[1:]:
         if line.rstrip() in ("---", "..."):
             return keys
         key, colon, value = line.partition(":")
         if colon and key and key[0] not in " \t#-" and key not in keys:
             keys[key.rstrip()] = _scalar(value.strip())
-    return keys if len(data) >= MAX_READ else {}
+    return keys if unclosed_ok else None
 
 
 def _scalar(value):

@@ -4,8 +4,9 @@ import os
 MAX_PARENTS = 64
 
 
-def project_dirs(cwd):
-    """cwd and its parents up to the one holding ``.git``; just cwd outside a repository."""
+def project_dirs(cwd, outside_repo_all=False):
+    """cwd and its parents up to the one holding ``.git``. Outside a repository: just cwd,
+    or with outside_repo_all every parent (where a host might look is not measured there)."""
     found = []
     folder = cwd
     for _ in range(MAX_PARENTS):
@@ -16,7 +17,7 @@ def project_dirs(cwd):
         if parent == folder:
             break
         folder = parent
-    return [cwd]
+    return found if outside_repo_all else [cwd]
 
 
 class Places:
@@ -26,7 +27,7 @@ class Places:
     repository root: both hosts load a repository's agents and skills from a subfolder.
     """
 
-    __slots__ = ("home", "cwd", "_projects")
+    __slots__ = ("home", "cwd", "_projects", "_wide")
 
     def __init__(self, cwd=None, home=None):
         self.home = home or os.path.expanduser("~")  #: the user's home
@@ -34,14 +35,22 @@ class Places:
             cwd = os.getcwd()
         self.cwd = cwd  #: the session's working folder (the payload's cwd)
         self._projects = None
+        self._wide = None
 
-    def folders(self, templates):
-        """Absolute folders for templates, in order, each once; other placeholders are skipped."""
+    def folders(self, templates, wide=False):
+        """Absolute folders for templates, in order, each once; other placeholders are skipped.
+
+        wide: outside a repository, every parent of the cwd counts as a project folder (for
+        skills: more places to find one only makes a deny rarer)."""
         out = []
         for template in templates:
             head, _, relative = template.partition("/")
             if head == "~":
                 bases = [self.home]
+            elif head in ("{project}", "{cwd}") and wide:
+                if self._wide is None:
+                    self._wide = project_dirs(self.cwd, True)
+                bases = self._wide
             elif head in ("{project}", "{cwd}"):
                 if self._projects is None:
                     self._projects = project_dirs(self.cwd)

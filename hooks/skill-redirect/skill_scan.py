@@ -13,7 +13,7 @@ def override_roots(cli_dirs, environ):
 
 
 def skill_folders(host, places, environ):
-    folders = places.folders(hosts.SKILL_DIRS[host])
+    folders = places.folders(hosts.SKILL_DIRS[host], wide=True)
     amplihack = environ.get("AMPLIHACK_HOME")
     if amplihack:
         folders.append(os.path.join(amplihack, "amplifier-bundle", "skills"))
@@ -46,7 +46,7 @@ def skills(host, places, budget, roots):
                 yield name, entry.path
             elif not claude:
                 yield folder_name, entry.path
-    for folder in places.folders(hosts.COMMAND_DIRS[host]):
+    for folder in places.folders(hosts.COMMAND_DIRS[host], wide=True):
         for _parts, entry in folder_walk.walk(folder, budget, 0, False):
             if entry.name.endswith(".md") and len(entry.name) > 3:
                 yield entry.name[:-3], entry.path

@@ -30,7 +30,7 @@ _SIMPLE_MATCHER = re.compile(r"^[A-Za-z0-9_]+(\|[A-Za-z0-9_]+)*$")
 # What each pattern in manifest.schema.json asks for, by the field it applies to.
 PATTERN_SENTENCES = {
     "name": "a name is 1 to 100 letters, digits, '_', '.', '/' or '-', starting with a letter or digit",
-    "script": "a script is a path to a .py file relative to hooks_root, with no leading '/' and no '..'",
+    "script": "a script is a path to a .py file, relative to hooks_root or absolute, with no '..'",
     "isolate": "each entry is a top-level module name (letters, digits and '_', not starting with a digit)",
     "side_effect": "a side_effect is a label of 1 to 40 lower-case letters, digits or '-', starting with a letter",
 }
@@ -165,7 +165,8 @@ def _check_event(entry, root: Path, errors: list[str], warnings: list[str]) -> N
             errors.append(f"{where}.name: {row.name!r} repeats checks[{seen_names[row.name]}]")
         seen_names.setdefault(row.name, row.index)
         _check_script(where, row, root, errors)
-        _check_matcher(where, event, row, outer, errors, warnings)
+        _warn_blocking(where, row, warnings)
+        _check_matcher(where, event, row, outer, errors, warnings, settings_matcher)
         if settings_timeout is not None and row.timeout >= settings_timeout:
             errors.append(
                 f"{where}.timeout: {row.timeout:g} s is not below the event's settings_timeout "
@@ -173,6 +174,14 @@ def _check_event(entry, root: Path, errors: list[str], warnings: list[str]) -> N
             )
         if row.slow and event in WAITING_EVENTS:
             warnings.append(f"{where}.slow: a slow row on {event} delays every call it matches")
+
+
+def _warn_blocking(where: str, row, warnings: list[str]) -> None:
+    from hookmux import blocking
+
+    found = blocking.script_reasons(Path(row.path))
+    if found:
+        warnings.append(f"{where}.script: {row.script} tries to block ({', '.join(found)}); {blocking.ADVICE}")
 
 
 def _check_script(where: str, row, root: Path, errors: list[str]) -> None:
@@ -187,7 +196,7 @@ def _check_script(where: str, row, root: Path, errors: list[str]) -> None:
         errors.extend(f"{where} -> {problem}" for problem in check_registry(registry))
 
 
-def _check_matcher(where, event, row, outer, errors, warnings) -> None:
+def _check_matcher(where, event, row, outer, errors, warnings, settings_matcher=None) -> None:
     matcher = row.matcher
     if matcher is None:
         return
@@ -201,9 +210,13 @@ def _check_matcher(where, event, row, outer, errors, warnings) -> None:
         return
     reachable = [tool for tool in outer if pattern.search(tool)]
     if not reachable:
+        from hookmux import reach
+
+        wider = reach.widen(settings_matcher, [{"matcher": matcher}])
+        fix = f"; widen settings_matcher to {wider!r} (hookmux install does so for a matcher it owns)" if wider else ""
         errors.append(
             f"{where}.matcher: {matcher!r} matches no known tool that the event's "
-            f"settings_matcher lets through, so the row never runs"
+            f"settings_matcher lets through, so the row never runs{fix}"
         )
         return
     if _SIMPLE_MATCHER.match(matcher):

@@ -63,10 +63,12 @@ def test_skills_tree_has_130_distinct_skills_none_an_agent(tmp_path):
     assert cases.AGENT_ONLY_NAME not in names
 
 
-def test_dispatcher_options_go_before_the_event():
+def test_dispatcher_flags_go_before_the_event_and_argv_drops_the_fail_open_suffix():
     command = wiring.dispatcher_command("/x y/python", "/t t", "PreToolUse", ["--manifest", "/m n.json"])
-    assert wiring.argv(command) == [
-        "/x y/python", "-S", "-E", "/t t/_dispatch/dispatch.py", "--manifest", "/m n.json", "PreToolUse"]
+    assert command == "'/x y/python' -S -E '/t t/_dispatch/dispatch.py' --manifest '/m n.json' PreToolUse || true"
+    assert cases._argv(command, shell=False) == (
+        "/x y/python", "-S", "-E", "/t t/_dispatch/dispatch.py", "--manifest", "/m n.json", "PreToolUse")
+    assert cases._argv(command, shell=True) == ("/bin/sh", "-c", command)
 
 
 def test_measure_reports_each_exit_code_and_a_duration(tmp_path):

@@ -196,7 +196,7 @@ def test_importing_the_module_imports_nothing_the_dispatcher_has_not():
     import sys
 
     from silence_support import MODULE
-    code = ("import json, os, re, sys, time; from importlib._bootstrap_external import spec_from_file_location;"
+    code = ("import os, sys, time; from importlib._bootstrap_external import spec_from_file_location;"
             "from importlib._bootstrap import module_from_spec; before = set(sys.modules);"
             "s = spec_from_file_location('cs', %r); m = module_from_spec(s); s.loader.exec_module(m);"
             "print(sorted(set(sys.modules) - before))" % str(MODULE))

@@ -37,7 +37,7 @@ def test_valid_manifest_with_relative_hooks_root(tmp_path):
     ({"name": "a", "script": "b/check.py"}, "events.PreToolUse.checks[0](name='a').script: b/check.py not found under"),
     ({"name": "a", "script": "a/check.py", "timeout": "8"}, "events.PreToolUse.checks[0](name='a').timeout: '8' should be a number"),
     ({"name": "a", "script": "a/check.py", "colour": 1}, "events.PreToolUse.checks[0](name='a'): unknown field 'colour' (allowed: args, emits, isolate, matcher, name, script, side_effect, slow, timeout)"),
-    ({"name": "a", "script": "../x.py"}, "events.PreToolUse.checks[0](name='a').script: '../x.py' is not allowed: a script is a path to a .py file relative to hooks_root, with no leading '/' and no '..'"),
+    ({"name": "a", "script": "../x.py"}, "events.PreToolUse.checks[0](name='a').script: '../x.py' is not allowed: a script is a path to a .py file, relative to hooks_root or absolute, with no '..'"),
     ({"script": "a/check.py"}, "events.PreToolUse.checks[0]: 'name' is required"),
     ({"name": "a", "script": "a/check.py", "isolate": ["not-a-module"]}, "events.PreToolUse.checks[0](name='a').isolate[0]: 'not-a-module' is not allowed: each entry is a top-level module name"),
     ({"name": "a", "script": "a/check.py", "matcher": "^Read$"}, "events.PreToolUse.checks[0](name='a').matcher: '^Read$' matches no known tool that the event's settings_matcher lets through"),

@@ -9,6 +9,7 @@ import json
 import sys
 from importlib.util import module_from_spec, spec_from_file_location
 
+from hookmux import testing
 from hookmux_testing import HOOKS
 
 CHECK = HOOKS / "contraindication" / "check.py"
@@ -34,19 +35,15 @@ def tool_for(row_id):
 
 
 def claude_payload(command, session="session-1", tool="Bash", event="PreToolUse"):
-    return json.dumps({
-        "session_id": session, "transcript_path": "/tmp/t.jsonl", "cwd": "/tmp/work",
-        "hook_event_name": event, "tool_name": tool,
-        "tool_input": {"command": command, "description": "Run a command"}, "tool_use_id": "toolu_01",
-    })
+    call = testing.pre_tool_use(tool, {"command": command, "description": "Run a command"}, session_id=session,
+                                cwd="/tmp/work", hook_event_name=event)
+    return call.stdin
 
 
 def copilot_payload(command, session="session-1", tool="bash", args_as_string=False):
-    args = {"command": command, "description": "Run a command"}
-    return json.dumps({
-        "sessionId": session, "timestamp": 1764470000000, "cwd": "/tmp/work", "toolName": tool,
-        "toolArgs": json.dumps(args) if args_as_string else args,
-    })
+    call = testing.pre_tool_use(tool, {"command": command, "description": "Run a command"}, host="copilot",
+                                session_id=session, cwd="/tmp/work", tool_args_as_string=args_as_string)
+    return call.stdin
 
 
 ROW_CASES = {

@@ -9,11 +9,11 @@ import sys
 
 import pytest
 
+from hookmux import testing
 from hookmux_testing import DISPATCH, HOOKS, PYTHON, hermetic_env
 from contraindication_cases import claude_payload, copilot_payload
 
-sys.path.insert(0, str(HOOKS / "_dispatch"))
-import dispatch  # noqa: E402
+dispatch = testing.dispatcher()
 
 SHIPPED = HOOKS / "_dispatch" / "manifest.json"
 FORCE_PUSH = "git push --force origin main"
@@ -77,6 +77,17 @@ def test_copilot_event_and_payload_through_shipped_manifest(state):
     output = dispatch.run("preToolUse", payload, manifest=str(SHIPPED), hooks_root=str(HOOKS))
     assert "GIT-FORCE-PUSH-MAIN" in only_context(output, copilot=True)
     assert dispatch.run("preToolUse", payload, manifest=str(SHIPPED), hooks_root=str(HOOKS)) == ""
+
+
+@pytest.mark.parametrize("host", testing.HOSTS)
+def test_through_hookmux_testing_on_every_host(tmp_path, host):
+    check = HOOKS / "contraindication" / "check.py"
+    call = testing.pre_tool_use("Bash", {"command": FORCE_PUSH}, host=host)
+    first = testing.run_check(check, call, matcher=contra_row()["matcher"], state_dir=tmp_path)
+    assert "GIT-FORCE-PUSH-MAIN" in first.context and FORCE_PUSH not in first.context
+    assert ("hookSpecificOutput" in first.json) == (host != "copilot")
+    again = testing.run_check(check, call, matcher=contra_row()["matcher"], state_dir=tmp_path)
+    assert again.silent and again.trace[0].endswith("ok, silent")
 
 
 def test_args_pass_a_registry(state, tmp_path):

@@ -2,14 +2,12 @@
 from __future__ import annotations
 
 import json
-import sys
 import textwrap
 from pathlib import Path
 
-from hookmux_testing import HOOKS
+from hookmux import testing
 
-sys.path.insert(0, str(HOOKS / "_dispatch"))
-import dispatch  # noqa: E402  (the repo's dispatcher, never a live one)
+dispatch = testing.dispatcher()  # the repo's dispatcher, never a live one
 
 EMIT = '''
 import json, sys
@@ -42,10 +40,8 @@ def write_manifest(path: Path, data: dict) -> Path:
 
 def context_of(output: str) -> str:
     assert output.endswith("\n") and output.count("\n") == 1, output
-    data = json.loads(output)
-    return data["hookSpecificOutput"]["additionalContext"] if "hookSpecificOutput" in data else data["additionalContext"]
+    return testing.context_of(output)
 
 
 def bash_payload(command: str = "ls", **extra) -> str:
-    return json.dumps({"session_id": "s1", "hook_event_name": "PreToolUse", "tool_name": "Bash",
-                       "tool_input": {"command": command}, **extra})
+    return testing.pre_tool_use("Bash", {"command": command}, session_id="s1", **extra).stdin

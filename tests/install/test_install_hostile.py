@@ -313,3 +313,18 @@ def test_a_dollar_in_the_target_installs_and_runs(tmp_path):
     assert out.returncode == 0 and b"sample saw Bash" in out.stdout
     h.uninstall()
     assert not h.target.exists()
+
+
+def test_a_dollar_in_home_installs_with_the_default_target_and_runs(tmp_path):
+    h = Home(tmp_path)
+    home = tmp_path / "h$USER"
+    home.mkdir()
+    env = dict(h.env, HOME=str(home))
+    h.hookmux("install", "--source", str(h.source), env=env, check=True)
+    settings = home / ".claude" / "settings.json"
+    assert f"{home}/.claude/hooks/_dispatch/dispatch.py" in _dispatcher(settings)
+    out = _run("bash", _dispatcher(settings), BASH, env)
+    assert out.returncode == 0 and b"sample saw Bash" in out.stdout
+    assert h.hookmux("status", env=env).returncode == 0
+    h.hookmux("uninstall", env=env, check=True)
+    assert not (home / ".claude").exists()

@@ -63,18 +63,19 @@ def test_an_existing_legacy_file_makes_install_refuse(h):
 
 
 def test_an_installed_file_the_user_edited_is_backed_up_on_reinstall_and_kept_on_uninstall(h):
+    # (the live manifest is merged row by row instead: tests/authoring/test_authoring_manifest_merge.py)
     h.install()
-    edited = h.target / "_dispatch" / "manifest.json"
-    edited.write_text(edited.read_text().replace('"timeout": 8', '"timeout": 7'))
+    edited = h.target / "sample" / "check.py"
+    edited.write_text(edited.read_text().replace("sample saw", "sample SAW"))
     status = h.hookmux("status", "--target", str(h.target), "--settings", str(h.settings))
-    assert status.returncode == 1 and "modified: _dispatch/manifest.json" in status.stdout
+    assert status.returncode == 1 and "modified: sample/check.py" in status.stdout
     h.install()
-    backups = list(edited.parent.glob("manifest.json.hookmux-backup-*"))
-    assert len(backups) == 1 and '"timeout": 7' in backups[0].read_text()
-    assert '"timeout": 8' in edited.read_text()
-    edited.write_text(edited.read_text().replace('"timeout": 8', '"timeout": 6'))
+    backups = list(edited.parent.glob("check.py.hookmux-backup-*"))
+    assert len(backups) == 1 and "sample SAW" in backups[0].read_text()
+    assert "sample saw" in edited.read_text()
+    edited.write_text(edited.read_text().replace("sample saw", "sample Saw"))
     h.uninstall()
-    assert '"timeout": 6' in edited.read_text()  # the user's edit is not deleted
+    assert "sample Saw" in edited.read_text()  # the user's edit is not deleted
 
 
 def test_validation_failure_after_copy_rolls_everything_back(tmp_path):

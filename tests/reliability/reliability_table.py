@@ -26,6 +26,7 @@ SUITES = {  # tally name -> the command that reproduces it
     "Load": f"{PYTEST} tests/reliability/test_reliability_load.py",
     "Installer faults": f"{PYTEST} tests/reliability/test_reliability_installer_faults.py",
     "Secrets": f"{PYTEST} tests/reliability/test_reliability_secrets.py",
+    "Hostile environments (wired commands)": f"{PYTEST} tests/reliability/test_reliability_hostile.py",
 }
 
 

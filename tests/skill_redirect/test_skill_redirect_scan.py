@@ -124,6 +124,21 @@ def test_project_folders_are_the_cwd_and_its_parents_up_to_the_repository(tmp_pa
     outside = tmp_path / "loose" / "dir"
     outside.mkdir(parents=True)
     assert places.project_dirs(str(outside)) == [str(outside)]
+    # Outside a repository, skills are looked for in every parent: finding more only makes a deny rarer.
+    wide = places.project_dirs(str(outside), True)
+    assert wide[:3] == [str(outside), str(outside.parent), str(tmp_path)] and wide[-1] == "/"
+
+
+def test_outside_a_repository_a_parents_skill_still_stops_a_copilot_deny(tmp_path):
+    world = World(tmp_path, agents=False)
+    shutil.rmtree(world.project / ".git")
+    write(world.home / ".copilot" / "agents" / "gherkin-expert.agent.md", agent_text("gherkin-expert"))
+    argv, payload = copilot_pre("skill", {"skill": "gherkin-expert"})
+    session = world.project / "sub"
+    session.mkdir()
+    assert b"deny" in world.gate(argv, payload, cwd=session).stdout
+    skill(world.project / ".github" / "skills" / "g", "---\nname: gherkin-expert\n---\n")
+    assert world.gate(argv, payload, cwd=session).stdout == b""
 
 
 def test_a_relative_or_missing_cwd_falls_back_to_the_process_cwd():

@@ -8,6 +8,7 @@ agent.
 from __future__ import annotations
 
 import json
+import uuid
 from pathlib import Path
 
 from hookmux.installer import codex_hooks
@@ -71,7 +72,8 @@ def cases(setup, case_type, expect_silent, expect_context, json_lines) -> list:
         nonlocal fresh
         fresh += 1
         path = setup.payloads / "codex-pre-contra-new.json"
-        payload = _payload(setup, "Bash", {"command": "git push --force origin main"}, f"codex-bench-new-{fresh}")
+        session = f"codex-bench-new-{fresh}-{uuid.uuid4().hex[:8]}"  # never seen, however often cases() is built
+        payload = _payload(setup, "Bash", {"command": "git push --force origin main"}, session)
         path.write_text(json.dumps(payload), encoding="utf-8")
         return str(path)
 

@@ -52,6 +52,7 @@ def run_bench(
     profile_imports: bool = False,
     precompile: bool = True,
     progress=None,
+    adopted: Optional[Path] = None,
 ) -> dict:
     """Return the full report (machine, settings, per-case results, targets)."""
     started = time.time()
@@ -60,7 +61,12 @@ def run_bench(
     with BenchSetup(python, hooks_tree, precompile=precompile) as setup:
         os.chdir(setup.work)
         try:
-            cases = [c for c in setup.cases() if not only or c.name in only or c.name == report.FLOOR]
+            every = setup.cases()
+            if adopted is not None:
+                from hookmux.bench.adopted import adopted_cases
+
+                every += adopted_cases(setup, adopted)
+            cases = [c for c in every if not only or c.name in only or c.name == report.FLOOR]
             problems = {case.name: _check(setup, case) for case in cases}
             good = [case for case in cases if problems[case.name] is None]
             by_name = {case.name: case for case in good}
@@ -89,6 +95,7 @@ def run_bench(
             "precompiled": precompile,
             "PYTHONDONTWRITEBYTECODE": os.environ.get("PYTHONDONTWRITEBYTECODE", ""),
             "seconds": round(time.time() - started, 1),
+            "adopted": str(adopted) if adopted is not None else None,
         },
         "cases": results,
         "targets": report.verdicts(results, python),

@@ -8,9 +8,11 @@ from pathlib import Path
 
 HELP = (
     "Time the hook command lines hookmux installs (dispatcher, gate, checks) against a bare "
-    "interpreter start (B0..B6; B6: the Codex command lines), print medians, ratios to B0 and the targets."
+    "interpreter start (B0..B6; B6: the Codex command lines; B7 with --adopted: your adopted hooks), "
+    "print medians, ratios to B0 and the targets."
 )
 
+ADOPTED_CASE_NAMES = ("B7.dispatch", "B7.separate")  # with --adopted (hookmux.bench.adopted)
 CASE_NAMES = ("B0", "B0.site", "B1.dispatch", "B1.separate", "B2", "B3.pre", "B3.batch",
               "B4.pre", "B4.batch", "B5.new", "B5.plain", "B5.seen", "B6.plain", "B6.new", "B6.agent", "B6.skill")
 
@@ -27,12 +29,16 @@ def configure(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--no-compile", action="store_true",
                         help="do not byte-compile the copied tree first (shows what PYTHONDONTWRITEBYTECODE=1 costs "
                              "an install that was not byte-compiled)")
-    parser.add_argument("--case", action="append", choices=CASE_NAMES, metavar="NAME",
+    parser.add_argument("--adopted", nargs="?", const="~/.claude/hooks", metavar="TARGET",
+                        help="also time the hooks `hookmux adopt` moved into TARGET's manifest (default "
+                             "~/.claude/hooks) both ways: B7.dispatch vs B7.separate (runs your scripts)")
+    parser.add_argument("--case", action="append", choices=CASE_NAMES + ADOPTED_CASE_NAMES, metavar="NAME",
                         help="time only this case (repeatable; B0 is always included)")
 
 
 def run(args: argparse.Namespace) -> int:
     from hookmux import resources, wiring
+    from hookmux.bench.adopted import NoAdoptedHooks
     from hookmux.bench.report import format_table
     from hookmux.bench.suite import run_bench
 
@@ -43,12 +49,21 @@ def run(args: argparse.Namespace) -> int:
         print(f"hookmux bench: {args.runs} runs per case (the targets are defined on medians of >= 20)", file=sys.stderr)
     python = wiring.resolve_python(args.python)
     tree = Path(args.hooks_tree).expanduser().resolve() if args.hooks_tree else resources.hooks_tree()
-    result = run_bench(
-        python, tree, runs=args.runs, warmup=args.warmup, shell=args.shell, only=args.case or (),
-        profile_imports=args.importtime, precompile=not args.no_compile,
-        progress=lambda message: print(f"hookmux bench: {message}", file=sys.stderr),
-    )
+    try:
+        result = run_bench(
+            python, tree, runs=args.runs, warmup=args.warmup, shell=args.shell, only=args.case or (),
+            profile_imports=args.importtime, precompile=not args.no_compile,
+            progress=lambda message: print(f"hookmux bench: {message}", file=sys.stderr),
+            adopted=Path(args.adopted).expanduser().absolute() if args.adopted else None,
+        )
+    except NoAdoptedHooks as exc:
+        print(f"hookmux bench: {exc}", file=sys.stderr)
+        return 1
     print(format_table(result))
+    both = [result["cases"].get(name, {}) for name in ADOPTED_CASE_NAMES]
+    if all("median_cpu_ms" in case for case in both):
+        print(f"B7: one dispatcher takes {both[0]['median_wall_ms'] / both[1]['median_wall_ms']:.2f} of the wall time "
+              f"and {both[0]['median_cpu_ms'] / both[1]['median_cpu_ms']:.2f} of the CPU of your adopted hooks run apart")
     if args.json:
         Path(args.json).write_text(json.dumps(result, indent=2) + "\n", encoding="utf-8")
     errors = [name for name, entry in result["cases"].items() if entry["check"] != "ok"]

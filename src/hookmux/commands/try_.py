@@ -8,25 +8,46 @@ import sys
 import tempfile
 from pathlib import Path
 
-from hookmux import resources, wiring
+from hookmux import blocking, resources, wiring
 from hookmux.errors import HookmuxError
 
 HELP = "run the dispatcher (and the skill-redirect gate, where it is wired) on a payload file, with the trace"
 
 GATE_EVENTS = ("PreToolUse", "PostToolBatch", "preToolUse")
+BLOCK_NOTE = "tried to block: the dispatcher only advises"  # the dispatcher's trace says this
 
 
 def configure(parser) -> None:
-    parser.add_argument("event", help="hook event, e.g. PreToolUse or preToolUse")
-    parser.add_argument("payload", help="JSON payload file (see examples/)")
+    parser.add_argument("event_and_payload", nargs="+", metavar="[EVENT] PAYLOAD",
+                        help="hook event (e.g. PreToolUse or preToolUse; default: the payload's "
+                             "hook_event_name) and a JSON payload file (see examples/)")
     parser.add_argument("--manifest", help="manifest to use (default: the shipped one)")
 
 
-def run(args) -> int:
+def _event_and_payload(args) -> tuple[str, bytes]:
+    """(event, payload bytes): EVENT as given, else the payload's hook_event_name."""
+    given = args.event_and_payload
+    if len(given) > 2:
+        raise HookmuxError(f"try takes [EVENT] PAYLOAD, not {len(given)} arguments")
+    path = Path(given[-1])
     try:
-        payload = Path(args.payload).read_bytes()
+        payload = path.read_bytes()
     except OSError as exc:
-        raise HookmuxError(f"{args.payload}: cannot read the payload: {exc.strerror or exc}") from None
+        raise HookmuxError(f"{path}: cannot read the payload: {exc.strerror or exc}") from None
+    if len(given) == 2:
+        return given[0], payload
+    try:
+        event = json.loads(payload).get("hook_event_name")
+    except (ValueError, AttributeError):
+        event = None
+    if not isinstance(event, str) or not event:
+        raise HookmuxError(f"{path}: no hook_event_name in the payload (Copilot sends none); "
+                           "name the event: hookmux try EVENT PAYLOAD")
+    return event, payload
+
+
+def run(args) -> int:
+    args.event, payload = _event_and_payload(args)
     if args.manifest is not None and not Path(args.manifest).is_file():
         raise HookmuxError(f"{args.manifest}: no such manifest")
     hooks = resources.hooks_tree()
@@ -38,7 +59,11 @@ def run(args) -> int:
     with tempfile.TemporaryDirectory(prefix="hookmux-try-") as state:
         env = dict(os.environ, HOOKMUX_STATE_DIR=state)
         command = [python, "-S", str(hooks.joinpath(*wiring.DISPATCH_SCRIPT)), *where, "--trace", args.event]
-        _show("dispatcher", subprocess.run(command, input=payload, capture_output=True, env=env))
+        dispatched = subprocess.run(command, input=payload, capture_output=True, env=env)
+        _show("dispatcher", dispatched)
+        for line in dispatched.stderr.decode("utf-8", "replace").splitlines():
+            if BLOCK_NOTE in line:
+                print(f"warning: {line.removeprefix('hookmux: ').split('  ')[0]} tried to block; {blocking.ADVICE}")
         if args.event in GATE_EVENTS:
             gate = [python, "-S", str(hooks.joinpath(*wiring.GATE_SCRIPT)), args.event]
             _show("skill-redirect gate", subprocess.run(gate, input=payload, capture_output=True, env=env))

@@ -5,6 +5,7 @@ from __future__ import annotations
 import argparse
 import sys
 
+from hookmux.commands import adopt
 from hookmux.commands.install import add_location_flags
 from hookmux.installer import codex_install, codex_trust, plan as transaction
 from hookmux.installer.jsonfile import JsonFileError
@@ -33,12 +34,16 @@ def run(args: argparse.Namespace) -> int:
         # planning first refuses bad input before even the lock file is created
         plan = transaction.plan_uninstall(target, settings, copilot_dir, codex_home)
         if args.dry_run:
+            adopt.undo(target, out, err, locked=True, dry_run=True)
             transaction.describe(plan, out)
             return 0
         if plan.old_record is None and not any(c.changed for c in plan.wiring):
             out.write(f"hookmux: nothing of hookmux's found for {target}\n")
             return 0  # nothing to do: not even the lock file is created
         with transaction.lock():
+            # hooks moved behind the dispatcher by `hookmux adopt` go back first (own transaction)
+            if adopt.undo(target, out, err, locked=True):
+                return 1
             plan = transaction.plan_uninstall(target, settings, copilot_dir, codex_home)
             trusted_before = codex_install.snapshot(plan, codex_bin)
             code = transaction.execute(plan, out, err)

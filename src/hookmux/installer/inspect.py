@@ -7,7 +7,7 @@ import os
 from pathlib import Path
 
 from hookmux import resources
-from hookmux.installer import commands, jsonfile, merge, record as records, tree
+from hookmux.installer import commands, jsonfile, manifest_merge, merge, record as records, tree
 from hookmux.installer.jsonfile import JsonFileError
 from hookmux.installer.codex_hooks import hooks_file as codex_file
 from hookmux.installer.plan import same_file_key, version
@@ -74,7 +74,8 @@ def status(target: Path, settings: Path | None, copilot_dir: Path | None, codex_
     wired: dict[str, object] = {}
     if rec:
         report.update(installed=True, hookmux=rec.hookmux, python=rec.python, source=rec.source,
-                      python_ok=_executable(rec.python), legacy=rec.legacy)
+                      python_ok=_executable(rec.python), legacy=rec.legacy,
+                      adopted=[row.get("name") for row in rec.adopted.get("rows", [])])
         for name, info in rec.wired.items():
             wired[name] = HOSTS.get(info.get("host"), CLAUDE)
         files = {"ok": 0, "modified": [], "missing": [], "outdated": [], "not_installed": []}
@@ -84,6 +85,9 @@ def status(target: Path, settings: Path | None, copilot_dir: Path | None, codex_
             wanted = {}
             problems.append(f"cannot read the package's hooks tree: {exc}")
         for rel, sha in sorted(rec.files.items()):
+            if rel == tree.MANIFEST and rec.manifest:
+                files["ok"] += 1  # the user's part of it is theirs: reported row by row below
+                continue
             current = tree.read_regular(target / rel)
             if current is None:
                 files["missing"].append(rel)
@@ -91,9 +95,31 @@ def status(target: Path, settings: Path | None, copilot_dir: Path | None, codex_
                 files["modified"].append(rel)
             else:
                 files["ok"] += 1
-            if rel in wanted and records.sha256(wanted[rel].data) != sha:
+            if rel in wanted and records.sha256(wanted[rel].data) != sha and not (rel == tree.MANIFEST and rec.adopted):
                 files["outdated"].append(rel)
         files["not_installed"] = sorted(set(wanted) - set(rec.files))
+        shipped = json.loads(wanted[tree.MANIFEST].data) if tree.MANIFEST in wanted else None
+        wired_matchers = {}
+        for name, info in rec.wired.items():
+            if info.get("host") == CLAUDE.name:
+                try:
+                    wired_matchers.update(manifest_merge.wired_matchers(jsonfile.load(name).data, target))
+                except JsonFileError:
+                    pass
+        rows = report["manifest"] = manifest_merge.inspect(target, rec, shipped, wired_matchers)
+        if rows["outdated"]:
+            files["outdated"].append(tree.MANIFEST)
+        if "error" in rows:
+            problems.append(rows["error"])
+        if rows["missing"]:
+            problems.append(f"{target / tree.MANIFEST}: hookmux's rows missing: {', '.join(rows['missing'])}; "
+                            "hookmux install puts them back")
+        for where in rows["unwired"]:
+            problems.append(f"{target / tree.MANIFEST}: {where} never runs: the matcher wired in the settings "
+                            "lets none of its tools through; run hookmux install to rewire")
+        for where in rows["unreachable"]:
+            problems.append(f"{target / tree.MANIFEST}: {where} never runs: its event's settings_matcher "
+                            "lets none of its tools through; hookmux install widens it")
         report["files"] = files
         if files["missing"] or files["modified"]:
             problems.append(f"installed files changed since install: "
@@ -180,8 +206,15 @@ def render(report: dict) -> str:
         for key in ("modified", "missing", "outdated", "not_installed"):
             for rel in files[key]:
                 lines.append(f"  {key.replace('_', ' ')}: {rel}")
+        if report.get("adopted"):
+            lines.append(f"adopted:   {len(report['adopted'])} hooks behind the dispatcher (hookmux adopt --undo)")
         for rel, legacy in report.get("legacy", {}).items():
             lines.append(f"  user's file kept as: {legacy}")
+        rows = report.get("manifest", {})
+        for where in rows.get("user_rows", []):
+            lines.append(f"  your row: {where}")
+        for where in rows.get("edited", []):
+            lines.append(f"  hookmux's row as you edited it (kept by install): {where}")
     else:
         lines.append("installed: no")
     for item in report["wired"]:

@@ -16,7 +16,7 @@ from typing import TextIO
 
 from hookmux import __version__, resources
 from hookmux.errors import HookmuxError
-from hookmux.installer import atomic, commands, jsonfile, merge, record as records, tree
+from hookmux.installer import atomic, commands, jsonfile, manifest_merge, merge, record as records, tree
 from hookmux.installer.journal import Journal
 from hookmux.installer.jsonfile import JsonFileError
 from hookmux.installer.codex_hooks import hooks_file as codex_file
@@ -156,6 +156,7 @@ class Plan:
     wiring: list[FileChange]
     uninstall: bool = False
     removals: list[str] = field(default_factory=list)  # uninstall: installed files to delete
+    rewrites: dict[str, bytes] = field(default_factory=dict)  # uninstall: files keeping the user's part
     restores: dict[str, str] = field(default_factory=dict)  # uninstall: legacy -> rel
     kept: list[str] = field(default_factory=list)  # uninstall: edited installed files left alone
     notes: list[str] = field(default_factory=list)
@@ -169,15 +170,21 @@ def plan_install(target: Path, settings: Path | None, copilot_dir: Path | None, 
         raise InstallError(f"{target}: is inside the hooks tree hookmux installs from ({tree_root})")
     old = records.load(target)
     wanted = tree.wanted_files(str(target), agents_dirs, source)
-    tp = tree.plan(target, wanted, old)
+    live_manifest = manifest_merge.plan_install(target, wanted[tree.MANIFEST].data, old)
+    if live_manifest is not None:
+        wanted[tree.MANIFEST].data = live_manifest.data
+    tp = tree.plan(target, wanted, old, merged={tree.MANIFEST} if live_manifest else frozenset())
+    tp.errors += live_manifest.errors if live_manifest else []
     if tp.errors:
         raise InstallError("\n".join(tp.errors))
+    tp.notes += live_manifest.notes if live_manifest else []
     manifest = json.loads(wanted[tree.MANIFEST].data)
     new = records.Record(target=str(target), hookmux=version(), python=python, files=tp.files,
                          legacy=tp.legacy, agents_dirs=list(agents_dirs),
                          source=str(source) if source else "",
                          dirs=sorted(set(old.dirs if old else []) | set(tp.new_dirs)),
-                         wired=dict(old.wired) if old else {})
+                         wired=dict(old.wired) if old else {},
+                         manifest=live_manifest.rows if live_manifest else {})
     changes = []
     for path, host in ((settings, CLAUDE), (copilot_file(copilot_dir) if copilot_dir else None, COPILOT),
                        (codex_file(codex_home) if codex_home else None, CODEX)):
@@ -200,7 +207,8 @@ def _pending(new: records.Record, old: records.Record | None, tp: tree.TreePlan)
     about to be kept as .legacy is not listed, so a rerun still moves it aside.
     """
     previous = old.files if old else {}
-    pending = dataclasses.replace(new, pending=True, files={}, replacing={})
+    pending = dataclasses.replace(new, pending=True, files={}, replacing={},
+                                  manifest_replacing=old.manifest if old and old.manifest != new.manifest else {})
     for rel, sha in new.files.items():
         if rel in previous or rel in tp.fresh:
             pending.files[rel] = sha
@@ -231,10 +239,18 @@ def plan_uninstall(target: Path, settings: Path | None, copilot_dir: Path | None
         if target.exists():
             plan.notes.append(f"{target}: no hookmux install record; removed hookmux's entries only")
         return plan
+    live_manifest = manifest_merge.plan_uninstall(target, old)
+    if live_manifest is not None:
+        plan.notes += live_manifest.notes
+        if live_manifest.data is not None:
+            plan.rewrites[tree.MANIFEST] = live_manifest.data
     for rel, sha in old.files.items():
         path = target / rel
         current = tree.read_regular(path)
-        if current is None:
+        if current is None or rel in plan.rewrites:
+            continue
+        if rel == tree.MANIFEST and live_manifest is not None:
+            plan.removals.append(rel)
             continue
         if old.ours_unedited(rel, records.sha256(current)):
             plan.removals.append(rel)
@@ -242,7 +258,7 @@ def plan_uninstall(target: Path, settings: Path | None, copilot_dir: Path | None
             plan.kept.append(rel)
             plan.notes.append(f"{path}: edited since hookmux installed it; left in place")
     for rel, legacy in old.legacy.items():
-        if rel in plan.kept or not os.path.lexists(target / legacy):
+        if rel in plan.kept or rel in plan.rewrites or not os.path.lexists(target / legacy):
             plan.notes.append(f"{target / legacy}: not restored to {target / rel}; do it by hand")
             continue
         plan.restores[legacy] = rel
@@ -287,6 +303,8 @@ def describe(plan: Plan, out: TextIO) -> None:
             out.write(f"backup {target / rel}\n")
         for rel in tp.writes:
             out.write(f"write  {target / rel}\n")
+            if rel == tree.MANIFEST and (target / rel).is_file():  # merged into the user's: show how
+                out.write(_diff(str(target / rel), (target / rel).read_bytes(), tp.writes[rel].data))
         for rel in tp.deletes:
             out.write(f"delete {target / rel}\n")
         record_path = records.path_of(target)
@@ -294,6 +312,8 @@ def describe(plan: Plan, out: TextIO) -> None:
             out.write(f"write  {record_path}\n")
     for rel in plan.removals:
         out.write(f"delete {target / rel}\n")
+    for rel, data in plan.rewrites.items():
+        out.write(_diff(str(target / rel), (target / rel).read_bytes(), data))
     for legacy, rel in plan.restores.items():
         out.write(f"move   {target / legacy} -> {target / rel}\n")
     if plan.uninstall and plan.old_record is not None:
@@ -412,6 +432,8 @@ def apply_uninstall(plan: Plan, journal: Journal) -> None:
         journal.rmdir_if_empty(cache_dir)
     for rel in plan.removals:
         journal.delete(target / rel)
+    for rel, data in plan.rewrites.items():
+        journal.write(target / rel, data)
     for legacy, rel in plan.restores.items():
         if not os.path.lexists(target / rel):
             journal.move(target / legacy, target / rel)

@@ -36,6 +36,13 @@ class Record:
     # files it is about to overwrite.
     pending: bool = False
     replacing: dict[str, str] = field(default_factory=dict)
+    # ``hookmux adopt``: the user's hooks moved into the manifest and how to put them back
+    # (owned by hookmux.adopt; written only while non-empty).
+    adopted: dict = field(default_factory=dict)
+    # hookmux's part of the live manifest (manifest_merge): event -> {settings, checks by name};
+    # mid-install, ``manifest_replacing`` is the part the previous install wrote.
+    manifest: dict = field(default_factory=dict)
+    manifest_replacing: dict = field(default_factory=dict)
 
     def ours_unedited(self, rel: str, sha: str) -> bool:
         return sha in (self.files.get(rel), self.replacing.get(rel))
@@ -53,9 +60,15 @@ class Record:
             "source": self.source,
             "wired": {k: self.wired[k] for k in sorted(self.wired)},
         }
+        if self.adopted:
+            body["adopted"] = self.adopted
+        if self.manifest:
+            body["manifest"] = self.manifest
         if self.pending:
             body["pending"] = True
             body["replacing"] = dict(sorted(self.replacing.items()))
+            if self.manifest_replacing:
+                body["manifest_replacing"] = self.manifest_replacing
         return (json.dumps(body, indent=2) + "\n").encode()
 
 
@@ -106,6 +119,9 @@ def _load(path: Path, target: Path) -> Record | None:
             wired={str(k): dict(v) for k, v in dict(body.get("wired") or {}).items()},
             pending=bool(body.get("pending")),
             replacing={str(k): str(v) for k, v in dict(body.get("replacing") or {}).items()},
+            adopted=dict(body.get("adopted") or {}),
+            manifest=dict(body.get("manifest") or {}),
+            manifest_replacing=dict(body.get("manifest_replacing") or {}),
         )
     except (ValueError, TypeError, AttributeError) as exc:
         raise JsonFileError(f"{path}: not a hookmux install record ({exc}); move it away to continue") from None

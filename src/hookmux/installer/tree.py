@@ -91,7 +91,9 @@ def read_regular(path: Path) -> bytes | None:
         return None
 
 
-def plan(target: Path, wanted: dict[str, Wanted], record: Record | None) -> TreePlan:
+def plan(target: Path, wanted: dict[str, Wanted], record: Record | None, merged=frozenset()) -> TreePlan:
+    """``merged``: files whose wanted content already keeps the user's part (the live manifest,
+    see manifest_merge): written over without a backup or a .legacy copy."""
     tp = TreePlan()
     recorded = record.files if record else {}
     tp.legacy = dict(record.legacy) if record else {}
@@ -116,6 +118,9 @@ def plan(target: Path, wanted: dict[str, Wanted], record: Record | None) -> Tree
         if current is not None and sha256(current) == new_sha:
             if stat.S_IMODE(path.stat().st_mode) != want.mode and rel in recorded:
                 tp.writes[rel] = want
+            continue
+        if rel in merged and current is not None:
+            tp.writes[rel] = want
             continue
         if rel in recorded and not path.is_symlink():
             if current is None or not record.ours_unedited(rel, sha256(current)):

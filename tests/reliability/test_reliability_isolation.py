@@ -1,0 +1,109 @@
+"""Issue 17: whatever a check does to the process it runs in, the dispatcher process the host
+started exits 0 with a valid line or nothing, within the largest selected timeout + a margin.
+
+Each misbehaviour runs beside a well-behaved SENTINEL row through the real dispatcher process,
+in both hosts' dialects and both orders. The bad check first sleeps a little, so the sentinel has
+finished: its advice must survive the worker's end (the checks run in a forked worker that streams
+each result as it is known; see hooks/_dispatch/dispatch_isolated.py).
+"""
+from __future__ import annotations
+
+import json
+import os
+import signal
+import subprocess
+import time
+
+import pytest
+from reliability_support import (
+    CLAUDE_PRE_BASH, COPILOT_PRE_BASH, DISPATCH, PYTHON, assert_dispatcher_output, case, emitter, hermetic_env,
+    manifest_for, write_json, write_script,
+)
+
+SUITE = "Process isolation"
+SENTINEL = "SENTINEL-CONTEXT-OK"
+TIMEOUT = 2.0
+# The bound the host sees: the budget plus the dispatcher's margin, its start and this loaded
+# machine's scheduling (2 cores shared with the rest of the suite); still far below a host's timeout.
+BOUND = TIMEOUT + 4.0
+# Each sleeps first (so the sentinel has finished), then misbehaves.
+MISBEHAVIOURS = {
+    "os-_exit-0": "os._exit(0)",
+    "os-_exit-3": "os._exit(3)",
+    "sigkill-self": "os.kill(os.getpid(), signal.SIGKILL)",
+    "sigsegv": "ctypes.string_at(0)",
+    "abort": "os.abort()",
+    "holds-the-gil": "sum(range(10 ** 12))",
+    "patches-json-then-exits": "json.dumps = json.loads = None; os._exit(5)",
+    "fork-without-exec": "os.fork() == 0 and (time.sleep(60), os._exit(0))",
+    "closes-every-fd": "[os.closerange(0, 256)]",
+    "hangs": "time.sleep(600)",
+}
+DIALECTS = {"claude": ("PreToolUse", CLAUDE_PRE_BASH), "copilot": ("preToolUse", COPILOT_PRE_BASH)}
+
+
+def _body(kind: str) -> str:
+    return ("import ctypes, json, os, signal, time\n"
+            "def main():\n    time.sleep(0.5)\n    %s\n" % MISBEHAVIOURS[kind])
+
+
+@pytest.mark.parametrize("dialect", sorted(DIALECTS))
+@pytest.mark.parametrize("order", ["bad-first", "sentinel-first"])
+@pytest.mark.parametrize("kind", sorted(MISBEHAVIOURS))
+def test_the_host_sees_exit_0_and_a_valid_line_within_the_bound(tmp_path, kind, order, dialect):
+    with case(SUITE):
+        event, payload = DIALECTS[dialect]
+        root = tmp_path / "hooks"
+        rows = [{"name": "bad", "script": write_script(root, "bad/check.py", _body(kind)), "timeout": TIMEOUT},
+                {"name": "sentinel", "script": emitter(root, "sentinel/check.py", SENTINEL), "timeout": TIMEOUT}]
+        if order == "sentinel-first":
+            rows.reverse()
+        path = write_json(tmp_path / "manifest.json", manifest_for(root, {"PreToolUse": rows}))
+        started = time.monotonic()
+        process = subprocess.Popen([PYTHON, "-S", "-E", str(DISPATCH), "--manifest", str(path), event],
+                                   stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                                   env=hermetic_env(tmp_path), start_new_session=True)
+        try:
+            stdout, stderr = process.communicate(json.dumps(payload).encode(), timeout=BOUND + 10)
+        finally:
+            _kill_group(process.pid)  # what a fork-without-exec check left behind
+        elapsed = time.monotonic() - started
+        assert process.returncode == 0, (process.returncode, stderr)
+        assert elapsed < BOUND, elapsed
+        assert assert_dispatcher_output(stdout, event) == SENTINEL, stdout
+
+
+def test_the_trace_says_how_the_worker_ended(tmp_path):
+    with case(SUITE):
+        root = tmp_path / "hooks"
+        rows = [{"name": "sentinel", "script": emitter(root, "sentinel/check.py", SENTINEL)},
+                {"name": "bad", "script": write_script(root, "bad/check.py", _body("os-_exit-3"))}]
+        path = write_json(tmp_path / "manifest.json", manifest_for(root, {"PreToolUse": rows}))
+        result = subprocess.run([PYTHON, "-S", "-E", str(DISPATCH), "--manifest", str(path), "--trace", "PreToolUse"],
+                                input=json.dumps(CLAUDE_PRE_BASH).encode(), capture_output=True,
+                                env=hermetic_env(tmp_path), timeout=30)
+        assert result.returncode == 0
+        lines = result.stderr.decode().splitlines()
+        assert any("sentinel" in line and "ok, emitted" in line for line in lines), lines
+        assert any("bad" in line and "worker exit 3" in line for line in lines), lines
+
+
+def test_without_isolation_the_documented_fallback_still_exits_0_for_a_plain_crash(tmp_path):
+    """HOOKMUX_ISOLATION=0 (and hosts without fork) run checks in threads: an exception is still contained."""
+    with case(SUITE):
+        root = tmp_path / "hooks"
+        rows = [{"name": "sentinel", "script": emitter(root, "sentinel/check.py", SENTINEL)},
+                {"name": "bad", "script": write_script(root, "bad/check.py", "def main():\n    raise KeyError\n")}]
+        path = write_json(tmp_path / "manifest.json", manifest_for(root, {"PreToolUse": rows}))
+        result = subprocess.run([PYTHON, "-S", "-E", str(DISPATCH), "--manifest", str(path), "PreToolUse"],
+                                input=json.dumps(CLAUDE_PRE_BASH).encode(), capture_output=True,
+                                env=hermetic_env(tmp_path, HOOKMUX_ISOLATION="0"), timeout=30)
+        assert result.returncode == 0
+        assert assert_dispatcher_output(result.stdout, "PreToolUse") == SENTINEL
+
+
+def _kill_group(pgid: int) -> None:
+    try:
+        os.killpg(pgid, signal.SIGKILL)
+    except OSError:
+        pass
