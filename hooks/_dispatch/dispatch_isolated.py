@@ -63,7 +63,8 @@ class ForkRunner:
         finally:
             os.close(read_fd)
         for job in jobs:
-            if job.kind is None:  # no frame: out of time, or the worker ended first
+            if job.kind is None:  # no frame: out of time, or the worker ended while it ran
+                job.ran = True
                 job.kind, job.detail = ("error", status) if status else ("timeout", "timeout")
                 job.elapsed_ms = (time.monotonic() - start) * 1000
 

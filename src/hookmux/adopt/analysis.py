@@ -14,9 +14,29 @@ from __future__ import annotations
 import ast
 import re
 import sys
+import sysconfig
 from dataclasses import dataclass, field
 from pathlib import Path
 
+
+def _stdlib_names() -> frozenset:
+    """sys.stdlib_module_names (3.10+); on 3.9 the built-in modules and what the interpreter's own
+    library folders hold."""
+    if hasattr(sys, "stdlib_module_names"):
+        return frozenset(sys.stdlib_module_names)
+    names = set(sys.builtin_module_names)
+    for key in ("stdlib", "platstdlib"):
+        base = Path(sysconfig.get_paths()[key])
+        for folder in (base, base / "lib-dynload"):
+            for entry in folder.iterdir() if folder.is_dir() else ():
+                if entry.is_dir() and entry.name != "site-packages" and (entry / "__init__.py").exists():
+                    names.add(entry.name)
+                elif entry.suffix in (".py", ".so", ".pyd"):
+                    names.add(entry.name.split(".")[0])
+    return frozenset(names)
+
+
+STDLIB_MODULES = _stdlib_names()
 ADOPTABLE = "adoptable"
 BLOCKER = "blocker"
 NOT_ADOPTABLE = "not adoptable"
@@ -465,7 +485,7 @@ class _Analysis:
         names = [a.name for a in node.names] if isinstance(node, ast.Import) else [node.module or ""]
         for full in names:
             top_name = full.split(".")[0]
-            if top_name in sys.stdlib_module_names or top_name == "__future__":
+            if top_name in STDLIB_MODULES or top_name == "__future__":
                 continue
             local = folder is not None and ((folder / f"{top_name}.py").is_file() or (folder / top_name).is_dir())
             if local:
