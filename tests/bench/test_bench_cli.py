@@ -27,7 +27,7 @@ def test_bench_runs_every_case_and_writes_json(tmp_path):
         assert name in result.stdout
     assert len(report["cases"]["B1.separate"]["commands"]) == 8
     for name, entry in report["cases"].items():
-        if name.startswith("B7"):  # an HTTP POST to hookmux serve: no process, no interpreter flags
+        if name.startswith("B8"):  # an HTTP POST to hookmux serve: no process, no interpreter flags
             assert all(command.startswith("POST http://127.0.0.1:") for command in entry["commands"]), name
             continue
         assert all((" -S " in command) != (name == "B0.site") for command in entry["commands"]), name

@@ -1,4 +1,4 @@
-"""B7: what Claude Code does under ``install --serve`` — a keep-alive HTTP POST of a real
+"""B8: what Claude Code does under ``install --serve`` — a keep-alive HTTP POST of a real
 payload to the warm ``hookmux serve`` of the bench's install — timed beside B5 (the same
 payloads through the command-line dispatcher, one process per call) in the same rounds.
 
@@ -94,11 +94,11 @@ def cases(setup, client: Client, expect_context, expect_silent) -> list[HttpCase
     fixed = lambda name: (lambda _run: str(setup.payload(name)))  # noqa: E731
     shown = [client.shown]
     return [
-        HttpCase("B7.new", "hookmux serve, keep-alive POST: contraindicated, new session (advises)",
+        HttpCase("B8.new", "hookmux serve, keep-alive POST: contraindicated, new session (advises)",
                  setup.fresh_contra_payload, expect_context([]), client, commands=shown),
-        HttpCase("B7.plain", "hookmux serve, keep-alive POST: an ordinary shell command (silent)",
+        HttpCase("B8.plain", "hookmux serve, keep-alive POST: an ordinary shell command (silent)",
                  fixed("pre-bash"), expect_silent, client, commands=shown),
-        HttpCase("B7.seen", "hookmux serve, keep-alive POST: contraindicated, seen session (silent)",
+        HttpCase("B8.seen", "hookmux serve, keep-alive POST: contraindicated, seen session (silent)",
                  fixed("pre-contra-seen"), expect_silent, client, prime=1, commands=shown),
     ]
 

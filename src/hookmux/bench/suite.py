@@ -67,7 +67,7 @@ def run_bench(
                 from hookmux.bench.adopted import adopted_cases
 
                 every += adopted_cases(setup, adopted)
-            if not only or any(name.startswith("B7") for name in only):
+            if not only or any(name.startswith("B8") for name in only):
                 client = stack.enter_context(serve_cases.server(setup))
                 every += serve_cases.cases(setup, client, expect_context, expect_silent)
             cases = [c for c in every if not only or c.name in only or c.name == report.FLOOR]
