@@ -15,9 +15,9 @@ import os
 
 from runtime import event as event_module
 from runtime import hosts
+from places import project_dirs
 
 CODEX = hosts.CODEX
-MAX_PARENTS = 64
 MAX_DEPTH = 4  # folders below a skill root that may hold skills (``.system/<name>``, ``group/<name>``)
 MAX_ENTRIES = 2000  # folder entries looked at before giving up (then the call passes)
 _SAFE = frozenset("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789:_.-")
@@ -25,20 +25,6 @@ _SAFE = frozenset("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz012345678
 
 def codex_home(environ):
     return environ.get("CODEX_HOME") or os.path.join(os.path.expanduser("~"), ".codex")
-
-
-def project_dirs(cwd):
-    """cwd and its parents up to the one holding ``.git``; just cwd outside a repository."""
-    found, folder = [], cwd
-    for _ in range(MAX_PARENTS):
-        found.append(folder)
-        if os.path.exists(os.path.join(folder, ".git")):
-            return found
-        parent = os.path.dirname(folder)
-        if parent == folder:
-            break
-        folder = parent
-    return [cwd]
 
 
 def _expand(template, cwd, environ):
