@@ -184,15 +184,23 @@ def session_file(namespace, session_id):
 
 def _sha256(data):
     # CPython's built-in SHA-256 gives the same digest as hashlib's without
-    # loading OpenSSL (~2 ms); hashlib is the fallback elsewhere.
-    try:
-        from _sha2 import sha256  # 3.12+
-    except ImportError:
+    # loading OpenSSL (~2 ms); hashlib is the fallback elsewhere. Found once: a
+    # failed import searches all of sys.path again each time (hookmux serve's
+    # workers call this for every request).
+    sha256 = _SHA256[0] if _SHA256 else None
+    if sha256 is None:
         try:
-            from _sha256 import sha256  # 3.11 and older
+            from _sha2 import sha256  # 3.12+
         except ImportError:
-            from hashlib import sha256
+            try:
+                from _sha256 import sha256  # 3.11 and older
+            except ImportError:
+                from hashlib import sha256
+        _SHA256.append(sha256)
     return sha256(data)
+
+
+_SHA256 = []
 
 
 def mark_seen(namespace, session_id, ids, ttl, now=None):

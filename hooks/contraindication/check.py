@@ -41,6 +41,7 @@ MAX_INPUT_CHARS = 100_000
 MAX_ANCHORS = 32
 ROW_FIELDS = ("id", "tool_pattern", "input_pattern", "harm", "safe_alternative")
 ID_PATTERN = r"[A-Z0-9][A-Z0-9._-]{0,63}"
+_FLAGS = re.IGNORECASE | re.ASCII  # combined once: an enum operation costs more than the lookup it feeds
 
 
 def main(argv=None):
@@ -95,7 +96,27 @@ def advise(stdin_text, registry_path=REGISTRY):
 
 
 def load_rows(path=REGISTRY):
-    """The registry's usable rows; malformed ones are skipped (a bad regex is skipped when matching)."""
+    """The registry's usable rows; malformed ones are skipped (a bad regex is skipped when matching).
+
+    Kept per file while its (mtime, size, inode) stays: a process that runs this check
+    again (``hookmux serve``'s workers) reads the registry once, and again when it changes."""
+    try:
+        info = os.stat(path)
+        stamp = (info.st_mtime_ns, info.st_size, info.st_ino)
+    except OSError:
+        return []
+    known = _ROWS.get(path)
+    if known is not None and known[0] == stamp:
+        return known[1]
+    usable = _read_rows(path)
+    _ROWS[path] = (stamp, usable)
+    return usable
+
+
+_ROWS = {}
+
+
+def _read_rows(path):
     try:
         with open(path, "r", encoding="utf-8") as handle:
             document = json.load(handle)
@@ -124,13 +145,13 @@ def matching_rows(rows, tool_name, serialized_input):
     lowered = serialized_input.lower()
     for row in rows:
         try:
-            if not re.search(row["tool_pattern"], tool_name, re.IGNORECASE | re.ASCII):
+            if not re.search(row["tool_pattern"], tool_name, _FLAGS):
                 continue
             words = leading_words(row["input_pattern"])
             if words and not any(word in lowered for word in words):
                 continue
             text = _anchored_prefix(words, serialized_input) if words else serialized_input
-            if not re.search(row["input_pattern"], text, re.IGNORECASE | re.ASCII):
+            if not re.search(row["input_pattern"], text, _FLAGS):
                 continue
         except (re.error, RecursionError, OverflowError):
             continue
@@ -140,7 +161,7 @@ def matching_rows(rows, tool_name, serialized_input):
 
 def _anchored_prefix(words, text):
     """``text`` up to the (MAX_ANCHORS + 1)-th place where one of ``words`` starts a word."""
-    starts = re.finditer(r"\b(?:%s)" % "|".join(map(re.escape, words)), text, re.IGNORECASE | re.ASCII)
+    starts = re.finditer(r"\b(?:%s)" % "|".join(map(re.escape, words)), text, _FLAGS)
     for count, match in enumerate(starts, 1):
         if count > MAX_ANCHORS:
             return text[: match.start()]
@@ -157,8 +178,21 @@ def leading_words(pattern):
     Compiling a pattern costs far more than a substring test, so a row is compiled
     only when its input contains one of these words. They are claimed only when
     every top-level alternative starts with ``\\bword`` or ``\\b(?:word|word)``
-    (a pattern wrapped whole in ``(?:...)`` counts by its inside).
+    (a pattern wrapped whole in ``(?:...)`` counts by its inside). Remembered per
+    pattern, for a process that runs this check again.
     """
+    if pattern in _WORDS:
+        return _WORDS[pattern]
+    if len(_WORDS) > 4096:
+        _WORDS.clear()
+    words = _WORDS[pattern] = _leading_words(pattern)
+    return words
+
+
+_WORDS = {}
+
+
+def _leading_words(pattern):
     alternatives = _alternatives(pattern)
     if not alternatives:
         return None

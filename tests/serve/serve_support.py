@@ -24,8 +24,8 @@ def install_tree(tmp_path: Path) -> Path:
 
 
 class Running:
-    def __init__(self, tmp_path: Path, target: Path, idle_minutes: float = 5):
-        self.env = hermetic_env(tmp_path)
+    def __init__(self, tmp_path: Path, target: Path, idle_minutes: float = 5, **env: str):
+        self.env = hermetic_env(tmp_path, **env)
         self.state = Path(self.env["HOOKMUX_STATE_DIR"])
         self.target = target
         self.proc = subprocess.Popen(

@@ -65,3 +65,12 @@ def test_ensure_script_exits_0_silently_and_fast_when_up(tmp_path):
         assert next((tmp_path / "state" / "serve").glob("*/server.json")).read_text() == record  # not restarted
     finally:
         _hookmux(env, "serve", "--target", target, "--stop")
+
+
+def test_install_serve_dry_run_writes_nothing(tmp_path):
+    env = hermetic_env(tmp_path)
+    target, settings = tmp_path / "hooks", tmp_path / "settings.json"
+    proc = _hookmux(env, "install", "--serve", "--dry-run", "--target", target, "--settings", settings)
+    assert proc.returncode == 0, proc.stderr
+    assert "127.0.0.1:PORT/SECRET/PreToolUse" in proc.stdout
+    assert not (tmp_path / "state").exists() and not target.exists() and not settings.exists()

@@ -60,3 +60,47 @@ def test_manifest_and_check_changes_apply_without_a_restart(server):
     assert b"second" in server.post("PreToolUse", _tool("Say"))[1]
     _write_manifest(server, [{"name": "say", "script": script, "timeout": 5, "matcher": "^Other$"}])
     assert server.post("PreToolUse", _tool("Say")) == (200, b"")
+
+
+CWD = '''
+import json, os, sys
+def main():
+    sys.stdin.read()
+    print(json.dumps({"hookSpecificOutput": {"hookEventName": "PreToolUse", "additionalContext": os.getcwd()}}))
+'''
+
+
+def test_checks_run_in_the_payloads_cwd(server, tmp_path):
+    _write_manifest(server, [{"name": "cwd", "script": _check(server, "cwd.py", CWD), "timeout": 5, "matcher": "^Say$"}])
+    project = tmp_path / "project"
+    project.mkdir()
+
+    def context(**extra):
+        payload = dict(json.loads(_tool("Say")), **extra)
+        return json.loads(server.post("PreToolUse", json.dumps(payload))[1])["hookSpecificOutput"]["additionalContext"]
+
+    assert context(cwd=str(project)) == str(project)
+    assert context() == "/"
+    assert context(cwd=str(tmp_path / "gone")) == "/"
+    assert context(cwd=str(project)) == str(project)
+
+
+STATEFUL = '''
+import json, sys
+CALLS = []
+def main():
+    sys.stdin.read()
+    CALLS.append(1)
+    print(json.dumps({"hookSpecificOutput": {"hookEventName": "PreToolUse", "additionalContext": str(len(CALLS))}}))
+'''
+
+
+def test_a_check_stays_imported_between_requests_until_its_file_changes(server):
+    """The documented change from the command hook: module-level state lives on in a worker."""
+    script = _check(server, "count.py", STATEFUL)
+    _write_manifest(server, [{"name": "count", "script": script, "timeout": 5, "matcher": "^Say$"}])
+    counts = [int(json.loads(server.post("PreToolUse", _tool("Say"))[1])["hookSpecificOutput"]["additionalContext"])
+              for _ in range(6)]
+    assert max(counts) > 1  # some worker ran it before (which one answers is the pool's choice)
+    _check(server, "count.py", STATEFUL + "\n# edited\n")
+    assert json.loads(server.post("PreToolUse", _tool("Say"))[1])["hookSpecificOutput"]["additionalContext"] == "1"

@@ -79,7 +79,7 @@ def run(args: argparse.Namespace) -> int:
     try:
         # planning first refuses bad input before even the lock file is created
         plan = transaction.plan_install(target, settings, copilot_dir, python, agents_dirs, source, codex_home,
-                                        serve=args.serve)
+                                        serve=args.serve, preview=args.dry_run)
         if args.dry_run:
             transaction.describe(plan, out)
             return 0

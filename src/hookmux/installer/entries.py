@@ -66,14 +66,18 @@ def claude_entries(manifest: dict, target: str, python: str) -> list[Entry]:
 SERVE_START_TIMEOUT = 10
 
 
-def claude_serve_entries(manifest: dict, target: str, python: str) -> list[Entry]:
+def claude_serve_entries(manifest: dict, target: str, python: str, create: bool = True) -> list[Entry]:
     """``install --serve``: the dispatcher's events as HTTP hooks answered by ``hookmux serve``
     (port and secret made here, once per install), a SessionStart command hook that starts the
-    server, and the gate as a command hook as before (blocking stays standalone)."""
+    server, and the gate as a command hook as before (blocking stays standalone). Without
+    ``create`` (``--dry-run``) nothing is written: a port or secret not made yet shows as PORT
+    or SECRET."""
     from hookmux.serve import files
 
-    port, secret = files.port(target), files.secret(target)
-    files.remember_target(target)
+    port, secret = files.port(target, create=create), files.secret(target, create=create)
+    port, secret = port or "PORT", secret or "SECRET"
+    if create:
+        files.remember_target(target)
     out = []
     for event, spec in _wired_events(manifest):
         url = wiring.serve_url(port, secret, event)

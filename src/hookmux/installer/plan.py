@@ -165,7 +165,7 @@ class Plan:
 
 def plan_install(target: Path, settings: Path | None, copilot_dir: Path | None, python: str,
                  agents_dirs: list[str], source: Path | None = None, codex_home: Path | None = None,
-                 serve: bool = False) -> Plan:
+                 serve: bool = False, preview: bool = False) -> Plan:
     tree_root = (source or resources.hooks_tree()).resolve()
     if target.resolve() == tree_root or tree_root in target.resolve().parents:
         raise InstallError(f"{target}: is inside the hooks tree hookmux installs from ({tree_root})")
@@ -193,8 +193,11 @@ def plan_install(target: Path, settings: Path | None, copilot_dir: Path | None, 
             continue
         recorded_as = same_file_key(new.wired, path)
         recorded = new.wired.pop(recorded_as) if recorded_as else None
-        wanted_of = entries.claude_serve_entries if serve and host is CLAUDE else host.wanted
-        change = plan_wiring(path, host, wanted_of(manifest, str(target), python), str(target), recorded)
+        if serve and host is CLAUDE:  # a preview (--dry-run) makes no port or secret file
+            wanted = entries.claude_serve_entries(manifest, str(target), python, create=not preview)
+        else:
+            wanted = host.wanted(manifest, str(target), python)
+        change = plan_wiring(path, host, wanted, str(target), recorded)
         new.wired[str(path)] = change.info
         changes.append(change)
         tp.notes += [f"{path}: also runs hookmux installed in {other}" for other in change.others]

@@ -1,12 +1,12 @@
 """The resident server: ``POST /<secret>/<EVENT>`` with a hook payload -> the dispatcher's answer.
 
 Each request is answered by ``dispatch_core.run()`` of the installed hooks tree — the same
-engine, manifest (read per request), rows, timeouts, ledger and output as the command hook —
-in a server thread, with the dispatcher's ``ForkRunner`` (``dispatch_isolated``): the
-selected checks run in a worker forked from this warm process, which imports them afresh
-(a changed check file is picked up without a restart). A check that hangs, crashes, calls
-``os._exit`` or holds the GIL takes its worker with it, never the server: the runner waits
-no longer than the largest selected timeout plus its margin, then kills the worker.
+engine, manifest (read again whenever the file changes), rows, timeouts, ledger and output as the command hook —
+in a server thread, with ``pool.PoolRunner``: the selected checks run in one of a few
+persistent worker processes (``worker.py``), which keeps them imported until one of their
+files changes. A check that hangs, crashes, calls ``os._exit`` or holds the GIL takes its
+worker with it, never the server: the runner waits no longer than the largest selected
+timeout plus the dispatcher's margin, then kills the worker, and a warm replacement is ready.
 
 Refused with an empty body and before any work: a wrong or missing secret (404, compared
 with ``hmac.compare_digest``), a body over ``MAX_BODY`` (413), a request slower than
@@ -17,10 +17,13 @@ import http.server
 import json
 import os
 import signal
+import socket
 import socketserver
 import sys
 import threading
 import time
+
+from hookmux.serve import pool
 
 MAX_BODY = 1 << 20
 READ_TIMEOUT = 5.0
@@ -30,45 +33,15 @@ MAX_CONNECTIONS = 512
 
 
 def load_engine(hooks):
-    """``dispatch_core``, ``dispatch_transport`` and ``dispatch_isolated`` of the installed hooks tree."""
+    """``dispatch_core``, ``_common.ledger`` and ``dispatch_isolated`` of the installed hooks tree."""
     for entry in (os.path.join(hooks, "_dispatch"), hooks):
         if entry not in sys.path:
             sys.path.insert(0, entry)
     import dispatch_core
     import dispatch_isolated
-    import dispatch_transport
+    from _common import ledger
 
-    _reap_finished_workers(dispatch_isolated)
-    return dispatch_core, dispatch_transport, dispatch_isolated
-
-
-def _reap_finished_workers(isolated):
-    """``ForkRunner`` does not wait for a worker that sent its done frame (a one-shot dispatcher
-    exits next); a resident process must, or every request leaves a zombie. Only those pids are
-    reaped here, by one thread, so the runner's own ``waitpid`` for the others never races it."""
-    if getattr(isolated, "_hookmux_serve_reaper", False):
-        return
-    import queue
-
-    finished = queue.SimpleQueue()
-    original = isolated._reap
-
-    def reap(pid, done, deadline):
-        result = original(pid, done, deadline)
-        if done:
-            finished.put(pid)
-        return result
-
-    def reaper():
-        while True:
-            try:
-                os.waitpid(finished.get(), 0)
-            except ChildProcessError:
-                pass
-
-    isolated._reap = reap
-    isolated._hookmux_serve_reaper = True
-    threading.Thread(target=reaper, daemon=True, name="hookmux-reaper").start()
+    return dispatch_core, ledger, dispatch_isolated
 
 
 class Server(socketserver.ThreadingMixIn, http.server.HTTPServer):
@@ -80,13 +53,23 @@ class Server(socketserver.ThreadingMixIn, http.server.HTTPServer):
         self.secret = secret.encode("ascii")
         self.hooks = hooks
         self.manifest = manifest
+        self.manifest_cache = None
         self.idle_seconds = idle_seconds
         self.last_active = time.monotonic()
         self.workers = threading.BoundedSemaphore(MAX_WORKERS)
         self.connections = threading.BoundedSemaphore(MAX_CONNECTIONS)
-        self.engine, self.transport, self.isolated = load_engine(hooks)
+        self.engine, self.ledger, self.isolated = load_engine(hooks)
+        from _common import manifest as manifest_module
+
+        self.manifest_module = manifest_module
         self.devnull = os.open(os.devnull, os.O_RDWR)
         super().__init__(("127.0.0.1", port), Handler)
+        self.pool = pool.Pool(hooks)
+        self.runner = pool.PoolRunner(self.pool, self.isolated)
+
+    def server_close(self):
+        super().server_close()
+        self.pool.close()
 
     def process_request(self, request, client_address):
         if not self.connections.acquire(blocking=False):
@@ -108,6 +91,7 @@ class Server(socketserver.ThreadingMixIn, http.server.HTTPServer):
     def _idle_watch(self):
         while True:
             time.sleep(min(5.0, max(0.1, self.idle_seconds / 4)))
+            self.pool.trim()
             if time.monotonic() - self.last_active > self.idle_seconds:
                 self.shutdown()
                 return
@@ -115,71 +99,133 @@ class Server(socketserver.ThreadingMixIn, http.server.HTTPServer):
     def authorized(self, given):
         return hmac.compare_digest(given.encode("utf-8", "surrogateescape"), self.secret)
 
-    def answer(self, event, body, connection_fd):
-        """The dispatcher's output for one payload ("" on any failure, as ``run()`` promises)."""
+    def answer(self, event, body, later):
+        """The dispatcher's output for one payload ("" on any failure, as ``run()`` promises).
+        The terminal ledger's record is made at the end of the run (its duration ends there)
+        and appended to ``later``, for after the reply."""
         started = time.monotonic()
-        # the worker drops the listening socket and this connection; the others are close-on-exec
-        runner = self.isolated.ForkRunner(self.transport.Watchdog(self.devnull), (self.fileno(), connection_fd))
+
+        def observe(call, outcomes, failure):
+            event, host = (call.name, call.host) if call is not None else (None, None)
+            duration_ms = (time.monotonic() - started) * 1000
+            later.append(self.ledger.from_outcomes(event, host, outcomes, failure, duration_ms))
+
+        manifest, hooks_root = self.current_manifest()
         with self.workers:
-            return self.engine.run(event, body, manifest=self.manifest, runner=runner,
-                                   observe=self.transport.ledger_observer(started))
+            return self.engine.run(event, body, manifest=manifest, hooks_root=hooks_root, runner=self.runner,
+                                   observe=observe)
+
+    def current_manifest(self):
+        """The manifest as ``run()`` takes it: its parsed JSON and hooks root, read again when the
+        file's (mtime, size, inode) changes; else its path, and ``run()`` says what is wrong."""
+        try:
+            info = os.stat(self.manifest)
+            stamp = (info.st_mtime_ns, info.st_size, info.st_ino)
+        except OSError:
+            return self.manifest, None
+        known = self.manifest_cache
+        if known is None or known[0] != stamp:
+            try:
+                loaded = self.manifest_module.load(self.manifest)
+            except Exception:
+                return self.manifest, None
+            known = self.manifest_cache = (stamp, loaded.data, loaded.hooks_root)
+        return known[1], known[2]
 
 
-class Handler(http.server.BaseHTTPRequestHandler):
-    protocol_version = "HTTP/1.1"
+_REASONS = {200: "OK", 400: "Bad Request", 404: "Not Found", 405: "Method Not Allowed",
+            411: "Length Required", 413: "Content Too Large", 431: "Request Header Fields Too Large",
+            505: "HTTP Version Not Supported"}
+MAX_LINE = 8192
+MAX_HEADERS = 100
+
+
+class Handler(socketserver.StreamRequestHandler):
+    """HTTP/1.1 with keep-alive, as much of it as a hook client uses: a request line, header
+    lines, a ``Content-Length`` body. (``http.server`` parses headers with the email package,
+    a tenth of a request's budget.) Anything else is refused and the connection closed."""
+
     timeout = READ_TIMEOUT
-    server_version = "hookmux"
-    sys_version = ""
+    disable_nagle_algorithm = True
 
-    def log_message(self, format, *args):
-        pass
+    def handle(self):
+        try:
+            while self.handle_one_request():
+                pass
+        except (OSError, ValueError):  # a read timed out, the peer went away
+            pass
 
-    def _reply(self, status, body=b""):
-        self.send_response(status)
-        self.send_header("Content-Type", "application/json")
-        self.send_header("Content-Length", str(len(body)))
-        self.end_headers()
-        if body:
-            self.wfile.write(body)
+    def handle_one_request(self):
+        """Read and answer one request; False when the connection is to be closed."""
+        line = self.rfile.readline(MAX_LINE + 1)
+        if not line:
+            return False
+        parts = line.split()
+        if len(line) > MAX_LINE or len(parts) != 3:
+            return self._refuse(400)
+        method, path, version = parts
+        if version not in (b"HTTP/1.1", b"HTTP/1.0"):
+            return self._refuse(505)
+        headers = {}
+        for _ in range(MAX_HEADERS + 1):
+            header = self.rfile.readline(MAX_LINE + 1)
+            if header in (b"\r\n", b"\n", b""):
+                break
+            if len(header) > MAX_LINE:
+                return self._refuse(431)
+            name, _, value = header.partition(b":")
+            headers[name.strip().lower()] = value.strip()
+        else:
+            return self._refuse(431)
+        connection = headers.get(b"connection", b"").lower()
+        keep = connection != b"close" if version == b"HTTP/1.1" else connection == b"keep-alive"
+        path = path.decode("latin-1")
+        if method == b"POST":
+            return self.post(path, headers) and keep
+        if method == b"GET":
+            secret, _, rest = path.lstrip("/").partition("/")
+            if rest == "health" and self.server.authorized(secret):
+                self._reply(200, json.dumps({"pid": os.getpid()}).encode())
+                return keep
+            return self._refuse(404)
+        return self._refuse(405)
 
-    def _refuse(self, status):
-        self.close_connection = True
-        self._reply(status)
-
-    def do_GET(self):
-        secret, _, rest = self.path.lstrip("/").partition("/")
-        if rest == "health" and self.server.authorized(secret):
-            self._reply(200, json.dumps({"pid": os.getpid()}).encode())
-            return
-        self._refuse(404)
-
-    def do_POST(self):
-        secret, _, event = self.path.lstrip("/").partition("/")
+    def post(self, path, headers):
+        secret, _, event = path.lstrip("/").partition("/")
         if not self.server.authorized(secret):
-            self._refuse(404)
-            return
+            return self._refuse(404)
         event = event.partition("?")[0]
         if not event or "/" in event or len(event) > 64:
-            self._refuse(404)
-            return
+            return self._refuse(404)
+        if b"transfer-encoding" in headers:
+            return self._refuse(411)
         try:
-            length = int(self.headers.get("Content-Length", ""))
+            length = int(headers.get(b"content-length", b""))
         except ValueError:
-            self._refuse(411)
-            return
+            return self._refuse(411)
         if length < 0 or length > MAX_BODY:
-            self._refuse(413)
-            return
+            return self._refuse(413)
         body = self.rfile.read(length)
         if len(body) != length:
-            self.close_connection = True
-            return
+            return False
         self.server.last_active = time.monotonic()
-        output = self.server.answer(event, body.decode("utf-8", "replace"), self.connection.fileno())
-        self.server.last_active = time.monotonic()
+        later = []
+        output = self.server.answer(event, body.decode("utf-8", "replace"), later)
         self._reply(200, output.encode("utf-8", "surrogatepass"))
+        for record in later:  # after the reply: the host is not kept waiting for the ledger
+            self.server.ledger.write_dispatch(record)
+        self.server.last_active = time.monotonic()
+        return True
 
-    do_PUT = do_DELETE = do_PATCH = do_HEAD = lambda self: self._refuse(405)
+    def _reply(self, status, body=b"", close=False):
+        head = "HTTP/1.1 %d %s\r\nServer: hookmux\r\nContent-Type: application/json\r\nContent-Length: %d\r\n%s\r\n" % (
+            status, _REASONS.get(status, ""), len(body), "Connection: close\r\n" if close else "")
+        self.wfile.write(head.encode("ascii") + body)
+
+    def _refuse(self, status):
+        """An empty reply, and the connection closes."""
+        self._reply(status, close=True)
+        return False
 
 
 def serve(hooks, port, secret, idle_seconds, on_ready=None):
