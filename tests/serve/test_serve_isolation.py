@@ -104,3 +104,24 @@ def test_a_check_stays_imported_between_requests_until_its_file_changes(server):
     assert max(counts) > 1  # some worker ran it before (which one answers is the pool's choice)
     _check(server, "count.py", STATEFUL + "\n# edited\n")
     assert json.loads(server.post("PreToolUse", _tool("Say"))[1])["hookSpecificOutput"]["additionalContext"] == "1"
+
+
+LEAVES_A_THREAD = '''
+import threading, time
+def main():
+    threading.Thread(target=time.sleep, args=(600,), daemon=True).start()
+'''
+
+
+def test_a_worker_left_with_a_checks_thread_is_replaced(server):
+    """The check returns but leaves a thread running: its worker is not used again (the next
+    request runs in another worker, whose count starts at 1)."""
+    _write_manifest(server, [
+        {"name": "count", "script": _check(server, "count.py", STATEFUL), "timeout": 5, "matcher": "^Say$"},
+        {"name": "leak", "script": _check(server, "leak.py", LEAVES_A_THREAD), "timeout": 5, "matcher": "^Leak$"},
+    ])
+    for _ in range(3):
+        server.post("PreToolUse", _tool("Say"))  # one worker has counted to 3 or so
+    assert server.post("PreToolUse", _tool("Leak")) == (200, b"")
+    status, body = server.post("PreToolUse", _tool("Say"))
+    assert status == 200 and json.loads(body)["hookSpecificOutput"]["additionalContext"] == "1"

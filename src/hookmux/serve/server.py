@@ -205,6 +205,8 @@ class Handler(socketserver.StreamRequestHandler):
             return self._refuse(411)
         if length < 0 or length > MAX_BODY:
             return self._refuse(413)
+        if headers.get(b"expect", b"").lower() == b"100-continue":
+            self.wfile.write(b"HTTP/1.1 100 Continue\r\n\r\n")
         body = self.rfile.read(length)
         if len(body) != length:
             return False

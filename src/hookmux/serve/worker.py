@@ -5,7 +5,7 @@
 Standard library only, and it imports nothing of the ``hookmux`` package: it runs the
 dispatcher's runtime of the installed hooks tree (``dispatch_runner``'s ``_Check``: the import
 under a synthetic name, the thread-local streams, the bounded capture, the report) the way
-``ThreadRunner`` does, with three differences that make a warm request cost microseconds:
+``ThreadRunner`` does, with these differences, which make a warm request cost microseconds:
 
 - a check stays imported between requests, keyed by the files it depends on (the script, the
   ``.py`` files of its folder and of ``_common``, and every module its import loaded), each
@@ -16,15 +16,17 @@ under a synthetic name, the thread-local streams, the bounded capture, the repor
   when one has run ``RESCUE_SECONDS`` (a hang, or real work), a rescuer thread starts every
   check not started yet at once, each in a thread kept for the worker's life, so a slow or
   hanging check still delays its neighbours by that much only;
-- the streams stay installed for the worker's life.
+- the streams stay installed for the worker's life, and the checks run in the payload's
+  ``cwd`` (``/`` when it has none or it is gone), as the command hook runs in the host's.
 
 Request frame (4-byte length + ``marshal``): ``(stdin_text, hooks_root, cwd, rows)``, ``rows``
 being ``(index, name, path, args, timeout, isolate)`` tuples. Reply: ``dispatch_isolated``'s
-frames, one per job as it finishes, then ``RETIRE`` when this worker must not be reused (a check
-ran out of time and may still run, a thread a check started is still alive), then the empty
-done frame. The server enforces the deadline: it kills a worker that has not sent its done
-frame by the largest timeout plus ``dispatch_isolated.MARGIN``. End of file on the request
-pipe (the server is gone) ends the worker.
+job frames — held back and sent with the done frame in one write, or as they come once the
+rescuer has woken (so a neighbour that then ends the worker does not take them along) —
+then ``RETIRE`` when this worker must not be reused (a check ran out of time and may still
+run, a check left a thread running), then the empty done frame. The server enforces the
+deadlines (pool.py) and kills a worker that is late. End of file on the request pipe (the
+server is gone) ends the worker.
 """
 import _thread
 import marshal
@@ -76,7 +78,7 @@ class Worker:
         self.hooks_root = hooks_root
         self.cache = {}  # (script, root, isolate) -> (dependencies, their stamps, main)
         self.slots = []
-        self.baseline_threads = _thread._count()
+        self.threads = None  # how many threads run between requests: counted at the first one
         self.tree = _scan(hooks_root)
         self.scanned = time.monotonic()
         self.cwd = None
@@ -88,12 +90,15 @@ class Worker:
     def serve(self, stdin_text, root, cwd, rows):
         """Run one request's checks; True when this worker must be retired afterwards."""
         self._chdir(cwd)
+        if self.threads is None:
+            self.threads = _thread._count()  # the rescuer and the pool's threads
         jobs = [_Job(_Row(*row)) for row in rows]
         checks = [self.runner._Check(job, root, self.send.job) for job in jobs]
         budget_end = time.monotonic() + max(check.timeout for check in checks)
-        loaded, retire = self._load(checks, budget_end)
+        slots = len(self.slots)
+        loaded, retire, imported = self._load(checks, budget_end)
         if not loaded:
-            return retire
+            return retire or self._threads_left(len(self.slots) - slots, imported)
         # One after another in this thread: a thread per check costs more than most checks.
         # When one has run RESCUE_SECONDS, the rescuer starts those not started yet at once,
         # each in a thread of its own, as ThreadRunner runs them all.
@@ -114,7 +119,18 @@ class Worker:
         for check, slot in self.rescued:
             if not slot.wait(min(start + check.timeout, budget_end)):
                 retire = True  # its thread still runs the check
-        return retire or _thread._count() > self.baseline_threads + 1 + len(self.slots)
+        return retire or self._threads_left(len(self.slots) - slots, imported)
+
+    def _threads_left(self, new_slots, imported):
+        """Whether a check left a thread running (at import or in main()): then this worker is
+        retired, since such a thread may write into a later request. The import thread, if
+        one ran, is given a moment to end."""
+        self.threads += new_slots
+        if imported:
+            end = time.monotonic() + 0.02
+            while _thread._count() > self.threads and time.monotonic() < end:
+                time.sleep(0.0005)
+        return _thread._count() > self.threads
 
     def _rescuer(self):
         while True:
@@ -155,7 +171,7 @@ class Worker:
             else:
                 stale.append(check)
         if not stale:
-            return checks, False
+            return checks, False, False
         failed = set()
 
         def load_serially():
@@ -178,7 +194,7 @@ class Worker:
             job = check.job
             job.kind, job.detail = ("error", check.load_error) if check.load_error else ("timeout", "import timed out")
             self.send.job(job)
-        return loaded, not finished
+        return loaded, not finished, True
 
     def _import(self, check):
         before = dict(sys.modules)
