@@ -5,6 +5,7 @@ import json
 import re
 import subprocess
 import tempfile
+import time
 from pathlib import Path
 
 import pytest
@@ -61,14 +62,19 @@ exec(compile(open(script).read(), script, "exec"), {"__name__": "__main__", "__f
 """
 
 
-def imported_by_dispatch(tmp_path, payload, *args, isolation="1"):
-    """The dispatcher's output, and the modules each of its processes held when it left."""
+def imported_by_dispatch(tmp_path, payload, *args, isolation="1", processes=1):
+    """The dispatcher's output, and the modules each of its ``processes`` held when it left
+    (a worker may leave just after the host's process)."""
     folder = Path(tempfile.mkdtemp(dir=tmp_path))
     env = {"PATH": "/usr/bin:/bin", "HOME": str(tmp_path), "HOOKMUX_STATE_DIR": str(tmp_path / "state"),
            "HOOKMUX_ISOLATION": isolation, "HOOKMUX_LEDGER": "0"}
     result = subprocess.run([PYTHON, "-S", "-c", MODULES_DUMPER, str(folder), str(DISPATCH), *args],
                             input=payload.encode(), capture_output=True, env=env, timeout=60)
     assert result.returncode == 0, result.stderr
+    deadline = time.monotonic() + 10
+    while len(list(folder.iterdir())) < processes and time.monotonic() < deadline:
+        time.sleep(0.01)
+    time.sleep(0.05)  # and the last one written whole
     return result.stdout, [set(path.read_text().split()) for path in folder.iterdir()]
 
 
@@ -92,12 +98,13 @@ def test_the_shipped_rows_on_a_shell_call_naming_no_hazard_import_neither_re_nor
     args = ("--hooks-root", str(HOOKS), "PreToolUse")
     plain = json.dumps({"hook_event_name": "PreToolUse", "tool_name": "Bash", "session_id": "s",
                         "tool_input": {"command": "ls -la src", "timeout": 5}})
-    stdout, processes = imported_by_dispatch(tmp_path, plain, *args, isolation=isolation)
+    count = 2 if isolation == "1" else 1  # the host's process, and the worker
+    stdout, processes = imported_by_dispatch(tmp_path, plain, *args, isolation=isolation, processes=count)
     assert stdout == b""
-    assert len(processes) == (2 if isolation == "1" else 1)  # the host's process, and the worker
+    assert len(processes) == count
     everything = set().union(*processes)
     assert {"hookmux-check:0:%s" % (HOOKS / "contraindication" / "check.py")} <= everything  # the checks ran
     assert not everything & {"re", "json", "threading"}, sorted(everything)
     hazard = plain.replace("ls -la src", "git push --force origin main")
-    stdout, processes = imported_by_dispatch(tmp_path, hazard, *args, isolation=isolation)
+    stdout, processes = imported_by_dispatch(tmp_path, hazard, *args, isolation=isolation, processes=count)
     assert b"additionalContext" in stdout and "re" in set().union(*processes)
