@@ -28,6 +28,7 @@ from . import hosts as _hosts
 
 try:
     from _json import encode_basestring_ascii as _quote
+    from _json import make_encoder as _make_encoder
     from _json import make_scanner as _make_scanner
 except ImportError:  # an interpreter without the accelerator
     _make_scanner = None
@@ -130,16 +131,16 @@ def loads(text):
 
 
 def dumps(obj):
-    """``json.dumps(obj)`` for dicts of strings (all a hook writes)."""
+    """``json.dumps(obj)``, byte for byte (no cycle check: for values read from JSON and their like)."""
     if _make_scanner is None:
         import json
 
         return json.dumps(obj)
-    if isinstance(obj, str):
-        return _quote(obj)
-    if isinstance(obj, dict):
-        return "{" + ", ".join(_quote(key) + ": " + dumps(value) for key, value in obj.items()) + "}"
-    raise TypeError("event.dumps writes dicts of strings only")
+    return "".join(_encode(obj, 0))
+
+
+def _not_serializable(value):
+    raise TypeError("%s is not JSON serializable" % type(value).__name__)
 
 
 def render_context(event, text):
@@ -248,4 +249,6 @@ if _make_scanner is not None:
         memo = {}
 
     _scan = _make_scanner(_Context())
+    # json.dumps's defaults: ensure_ascii, ", " and ": ", no sort, no skipping, NaN allowed
+    _encode = _make_encoder(None, _not_serializable, _quote, None, ": ", ", ", False, False, True)
     _WHITESPACE = " \t\n\r"

@@ -52,6 +52,13 @@ class ForkRunner:
         if not jobs:
             return
         budget = max(job.row.timeout for job in jobs)
+        # Imported here, not in the worker: after the fork, each page the worker writes
+        # to is copied first, and an import writes to many.
+        import select  # noqa: F401
+        from dispatch_runner import prepare
+
+        prepare()
+
         start = time.monotonic()
         read_fd, write_fd = os.pipe()
         pid = os.fork()
@@ -90,10 +97,10 @@ class _Sender:
     """Writes one frame per job from whichever thread finished it; one writer at a time."""
 
     def __init__(self, fd):
-        import threading
+        import _thread
 
         self.fd = fd
-        self.lock = threading.Lock()
+        self.lock = _thread.allocate_lock()
 
     def job(self, job):
         self._frame(marshal.dumps((job.row.index, job.ran, job.kind, job.detail, job.elapsed_ms, job.output)))

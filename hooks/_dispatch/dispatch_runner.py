@@ -30,11 +30,12 @@ timeout. A resident server is a transport (a socket instead of the process's
 fds, see ``dispatch_transport``) and reuses a runner unchanged.
 
 ``ThreadRunner`` imports each script into this process (under a synthetic module
-name) and runs every ``main()`` in its own daemon thread, with its own stdin and
+name) and runs every ``main()`` in its own thread (one that never delays the exit), with its own stdin and
 a bounded stdout. ``guard(seconds)``, when given, is a context manager factory
 armed around the run with the budget plus ``WATCHDOG_GRACE``: the process
 transport passes its watchdog, in-process callers (tests, ``run()``) pass none.
 """
+import _thread
 import io
 import os
 import sys
@@ -45,11 +46,13 @@ MAX_CAPTURE_CHARS = 1 << 20
 # Seconds past the largest timeout given to the guard.
 WATCHDOG_GRACE = 1.0
 ALWAYS_ISOLATED = ("_common",)
+# Standard modules a check's own file of the same name never shadows (see _keep_stdlib).
+GUARDED_STDLIB = ("json",)
 MODULE_PREFIX = "hookmux-check:"  # ':' cannot appear in an importable module name
 
 
 class ThreadRunner:
-    """Every selected check in this process, one daemon thread each."""
+    """Every selected check in this process, one thread each."""
 
     def __init__(self, guard=None, report=None):
         self.guard = guard
@@ -59,7 +62,7 @@ class ThreadRunner:
     def run(self, jobs, stdin_text, hooks_root):
         if not jobs:
             return
-        _install_thread_streams()
+        prepare()
         checks = [_Check(job, hooks_root, self.report) for job in jobs]
         budget = max(check.timeout for check in checks)
         budget_end = time.monotonic() + budget
@@ -107,6 +110,7 @@ class _Check:
             if module.split(".", 1)[0] in self.isolate:
                 del sys.modules[module]
         folder = os.path.dirname(self.script)
+        _keep_stdlib(folder, self.root)
         saved_modules = dict(sys.modules)
         saved_path = list(sys.path)
         sys.path[:0] = [folder, self.root]
@@ -157,6 +161,19 @@ class _Check:
                 self.report(job)
 
 
+def _keep_stdlib(*folders):
+    """Import the standard library's module first where a check's folder (or the root) has a
+    file or package of that name, so that it cannot stand in for it (``json/json.py``)."""
+    for name in GUARDED_STDLIB:
+        if name in sys.modules:
+            continue
+        for folder in folders:
+            path = os.path.join(folder, name)
+            if os.path.exists(path + ".py") or os.path.isdir(path):
+                __import__(name)
+                break
+
+
 def _forget_helpers(before, folder):
     """Drop the modules a script imported from its own folder: the script keeps
     its references, and the next check's same-named helper is imported afresh."""
@@ -197,11 +214,9 @@ def _start_and_collect(checks, stdin_text, budget_end):
         threads = []
         for check in loaded:
             check.started = start
-            thread = _THREADING.Thread(target=check.call, args=(stdin_text,), daemon=True)
-            thread.start()
-            threads.append(thread)
+            threads.append(_start_thread(check.call, stdin_text))
         for check, thread in zip(loaded, threads):
-            thread.join(max(0.0, min(start + check.timeout, budget_end) - time.monotonic()))
+            _join(thread, min(start + check.timeout, budget_end))
 
     for check in loaded:
         job, finished = check.job, check.finished
@@ -231,9 +246,7 @@ def _load_all(checks, budget_end):
                 check.load_error = "import error %s" % type(exc).__name__
 
     with _STREAMS.installed():
-        loader = _THREADING.Thread(target=load_serially, daemon=True)
-        loader.start()
-        loader.join(max(0.0, budget_end - time.monotonic()))
+        _join(_start_thread(load_serially), budget_end)
     loaded = list(loaded)  # an abandoned loader may still append: what is not in by now does not run
     for check in checks:
         if check in loaded:
@@ -243,6 +256,36 @@ def _load_all(checks, budget_end):
         if check.report is not None:
             check.report(check.job)
     return loaded
+
+
+# ---------------------------------------------------------------- threads
+# The low-level _thread module is built in; threading costs 1-3 ms to import
+# (more in a forked worker, where each page it touches is copied).
+
+
+def _start_thread(function, *args):
+    """Run ``function(*args)`` in a new thread, which never delays the process's exit;
+    returns a lock released when it returns."""
+    done = _thread.allocate_lock()
+    done.acquire()
+
+    def body():
+        try:
+            function(*args)
+        except BaseException:
+            pass
+        finally:
+            done.release()
+
+    _thread.start_new_thread(body, ())
+    return done
+
+
+def _join(done, deadline):
+    """Wait for a ``_start_thread`` thread until ``deadline`` (monotonic) at most."""
+    remaining = deadline - time.monotonic()
+    if remaining > 0:
+        done.acquire(True, remaining)
 
 
 # ---------------------------------------------------------------- per-thread streams
@@ -312,7 +355,7 @@ class _Streams:
     """Thread-local stdin/stdout/stderr. Threads a check starts itself get a sink."""
 
     def __init__(self):
-        self._local = _THREADING.local()
+        self._local = _thread._local()
         self._depth = 0
         self._saved = None
 
@@ -348,17 +391,11 @@ class _Installed:
 
 
 _STREAMS = None
-_THREADING = None
 
 
-def _install_thread_streams():
-    """threading is imported only once a row is selected: most tool calls select none."""
-    global _STREAMS, _THREADING
+def prepare():
+    """Once per process, when a row is first selected (most tool calls select none); the
+    isolated runner calls it before it forks, so that the worker starts with it done."""
+    global _STREAMS
     if _STREAMS is None:
-        # Loaded before any check, as when the dispatcher itself used it: a check's
-        # own json.py beside it then cannot stand in for the standard library's.
-        import json  # noqa: F401
-        import threading
-
-        _THREADING = threading
         _STREAMS = _Streams()

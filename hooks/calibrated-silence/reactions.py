@@ -16,7 +16,6 @@ script; it prints nothing and always exits 0. The rules (docs/calibrated-silence
 Only reaction codes are stored, never the prompt, the command or the session id.
 """
 import os
-import re
 import sys
 import time
 
@@ -65,9 +64,7 @@ def observe(stdin_text, event_name=None):
     if not event.session_id or not os.path.exists(silence.session_path(event.session_id)):
         return []
     if event.name == "PreToolUse" and event.tool_response is None and event.tool_name:
-        import json  # as the contraindication check serializes the input
-
-        serialized = json.dumps(event.tool_input)[:MAX_INPUT_CHARS]
+        serialized = _event.dumps(event.tool_input)[:MAX_INPUT_CHARS]  # as the contraindication check serializes it
         return observe_call(event.session_id, event.tool_name, serialized, silence.digest(stdin_text)[:16])
     if event.name == "UserPromptSubmit" and event.prompt:
         return observe_prompt(event.session_id, event.prompt)
@@ -108,6 +105,8 @@ def _judge_call(entry, tool_name, serialized, origin, now, tunables):
 
 
 def _repeats(entry, tool_name, serialized):
+    import re  # only when there is something to match (~9 ms to import here)
+
     try:
         return bool(re.search(entry["tool"], tool_name, re.I | re.A) and re.search(entry["input"], serialized, re.I | re.A))
     except (KeyError, TypeError, re.error, RecursionError, OverflowError):
@@ -116,6 +115,8 @@ def _repeats(entry, tool_name, serialized):
 
 def is_annoyed(prompt):
     """True when ``prompt`` tells the assistant to stop the warnings (see the module doc)."""
+    import re  # only when there is something to match (~9 ms to import here)
+
     # Compiled here, not at import: this module is imported on every shell call.
     for match in re.finditer(ANNOYED, prompt[:MAX_PROMPT_CHARS], re.I):
         if not re.search(NOT_ANNOYED, match.group(0), re.I):

@@ -14,9 +14,7 @@ Runs standalone (``python -S check.py < payload``) or under hooks/_dispatch,
 which passes the manifest row's ``args`` to ``main``. ``--registry PATH`` swaps
 the registry file.
 """
-import json
 import os
-import re
 import sys
 
 _HERE = os.path.dirname(os.path.abspath(__file__))
@@ -41,7 +39,6 @@ MAX_INPUT_CHARS = 100_000
 MAX_ANCHORS = 32
 ROW_FIELDS = ("id", "tool_pattern", "input_pattern", "harm", "safe_alternative")
 ID_PATTERN = r"[A-Z0-9][A-Z0-9._-]{0,63}"
-_FLAGS = re.IGNORECASE | re.ASCII  # combined once: an enum operation costs more than the lookup it feeds
 
 
 def main(argv=None):
@@ -79,7 +76,7 @@ def advise(stdin_text, registry_path=REGISTRY):
         return ""
     if not call.tool_name:
         return ""
-    serialized = json.dumps(call.tool_input)[:MAX_INPUT_CHARS]
+    serialized = _event.dumps(call.tool_input)[:MAX_INPUT_CHARS]
     rows = matching_rows(load_rows(registry_path), call.tool_name, serialized)
     if not rows:
         return ""
@@ -119,8 +116,8 @@ _ROWS = {}
 def _read_rows(path):
     try:
         with open(path, "r", encoding="utf-8") as handle:
-            document = json.load(handle)
-    except (OSError, ValueError):
+            document = _event.loads(handle.read())
+    except (OSError, ValueError, RecursionError):
         return []
     rows = document.get("rows") if isinstance(document, dict) else None
     if not isinstance(rows, list):
@@ -132,11 +129,21 @@ def _read_rows(path):
             continue
         if not all(isinstance(row.get(field), str) and row[field].strip() for field in ROW_FIELDS):
             continue
-        if not re.fullmatch(ID_PATTERN, row["id"]) or row["id"] in ids:
+        if not _valid_id(row["id"]) or row["id"] in ids:
             continue
         ids.add(row["id"])
         usable.append(row)
     return usable
+
+
+def _valid_id(text):
+    """``re.fullmatch(ID_PATTERN, text)`` without importing re."""
+    return (0 < len(text) <= 64 and text[0] in _ID_FIRST_CHARS
+            and all(char in _ID_CHARS for char in text[1:]))
+
+
+_ID_FIRST_CHARS = frozenset("ABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789")
+_ID_CHARS = _ID_FIRST_CHARS | frozenset("._-")
 
 
 def matching_rows(rows, tool_name, serialized_input):
@@ -144,14 +151,18 @@ def matching_rows(rows, tool_name, serialized_input):
     matched = []
     lowered = serialized_input.lower()
     for row in rows:
+        # The substring test first: most calls name no hazard's word, and then
+        # neither a pattern nor the re module (~9 ms to import here) is needed.
+        words = leading_words(row["input_pattern"])
+        if words and not any(word in lowered for word in words):
+            continue
+        import re
+
         try:
-            if not re.search(row["tool_pattern"], tool_name, _FLAGS):
-                continue
-            words = leading_words(row["input_pattern"])
-            if words and not any(word in lowered for word in words):
+            if not re.search(row["tool_pattern"], tool_name, re.IGNORECASE | re.ASCII):
                 continue
             text = _anchored_prefix(words, serialized_input) if words else serialized_input
-            if not re.search(row["input_pattern"], text, _FLAGS):
+            if not re.search(row["input_pattern"], text, re.IGNORECASE | re.ASCII):
                 continue
         except (re.error, RecursionError, OverflowError):
             continue
@@ -161,7 +172,9 @@ def matching_rows(rows, tool_name, serialized_input):
 
 def _anchored_prefix(words, text):
     """``text`` up to the (MAX_ANCHORS + 1)-th place where one of ``words`` starts a word."""
-    starts = re.finditer(r"\b(?:%s)" % "|".join(map(re.escape, words)), text, _FLAGS)
+    import re
+
+    starts = re.finditer(r"\b(?:%s)" % "|".join(map(re.escape, words)), text, re.IGNORECASE | re.ASCII)
     for count, match in enumerate(starts, 1):
         if count > MAX_ANCHORS:
             return text[: match.start()]
@@ -346,14 +359,16 @@ def _silence():
 _LOADED = {}
 
 
-_SAFE_TOOL_NAME = re.compile(r"[A-Za-z][A-Za-z0-9_.:-]{0,63}")
+_SAFE_TOOL_NAME = r"[A-Za-z][A-Za-z0-9_.:-]{0,63}"
 
 
 def _advisory(tool_name, rows):
+    import re
+
     plural = "s" if len(rows) > 1 else ""
     # The name comes from the payload and rows match it with re.search: never echo escapes,
     # newlines or a paragraph of text into what the model reads.
-    shown = tool_name if _SAFE_TOOL_NAME.fullmatch(tool_name) else "tool"
+    shown = tool_name if re.fullmatch(_SAFE_TOOL_NAME, tool_name) else "tool"
     lines = [
         "hookmux contraindication advisory (advice only; the call was not blocked): "
         "this %s call matches known hazard%s %s." % (shown, plural, ", ".join(row["id"] for row in rows))

@@ -4,6 +4,7 @@ from __future__ import annotations
 import json
 import os
 import re
+import subprocess
 import sys
 
 import jsonschema
@@ -171,3 +172,55 @@ def test_importtime_lines_are_parsed_with_their_depth():
     assert lines[0] == "0.90 ms in 3 imports beyond the floor"
     assert "json 0.90" in lines[1]
     assert lines[2].startswith("  heaviest modules (self ms): json.decoder 0.30")
+
+
+ORPHAN_SCRIPT = """
+import os, sys, time
+sys.path.insert(0, {src!r})
+from hookmux.bench.runner import Invocation, adopt_orphans, measure
+adopted = adopt_orphans()
+# the timed process forks a child that burns CPU after its parent has exited, as the
+# dispatcher's worker may
+code = "import os, time\\nif os.fork() == 0:\\n    end = time.process_time() + 0.3\\n    while time.process_time() < end: pass\\n    os._exit(0)\\n"
+sample = measure([Invocation((sys.executable, "-S", "-c", code), os.devnull)], dict(os.environ))
+print(adopted, sample.cpu_ns / 1e9, sample.wall_ns / 1e9)
+"""
+
+
+@pytest.mark.skipif(not sys.platform.startswith("linux"), reason="child subreapers are a Linux feature")
+def test_measure_counts_the_cpu_of_a_process_the_timed_one_left_behind(tmp_path):
+    # in a process of its own: a subreaper pytest would collect every test's orphans
+    script = ORPHAN_SCRIPT.format(src=str(REPO / "src"))
+    result = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, timeout=120)
+    adopted, cpu, wall = result.stdout.split()
+    assert adopted == "True", result.stderr
+    assert float(cpu) >= 0.25  # the orphan's 0.3 s of CPU are in the sample
+    assert float(wall) < float(cpu)  # while the wall time ends when the timed process does
+
+
+def test_thread_twins_run_the_isolated_cases_with_isolation_off(tmp_path):
+    setup = cases.BenchSetup(sys.executable, REPO / "hooks")
+    setup.env = {"PATH": "/bin", "HOME": str(tmp_path)}
+    every = [cases.Case(name, name, ["x"], lambda run: "", lambda outcome: None, target=3.0)
+             for name in ("B0", "B1.dispatch", "B2", "B5.new", "B5.plain", "B5.seen")]
+    twins = setup.thread_twins(every)
+    setup.cleanup()
+    assert [twin.name for twin in twins] == ["B1.dispatch.threads", "B5.new.threads", "B5.plain.threads",
+                                             "B5.seen.threads"]
+    for twin in twins:
+        assert twin.env == {"PATH": "/bin", "HOME": str(tmp_path), "HOOKMUX_ISOLATION": "0"}
+        assert twin.target is None and twin.commands == ["x"]
+    assert all(case.env is None for case in every)
+
+
+def test_the_worker_verdict_is_the_median_difference_to_the_twin():
+    results = {
+        "B5.plain": {"median_wall_ms": 31.0, "median_cpu_ms": 30.0},
+        "B5.plain.threads": {"median_wall_ms": 30.0, "median_cpu_ms": 28.0},
+        "B5.new": {"median_wall_ms": 50.0, "median_cpu_ms": 50.0},
+        "B5.new.threads": {"median_wall_ms": 47.0, "median_cpu_ms": 46.0},
+    }
+    found = {v["target"].split(" ")[0]: v for v in report.verdicts(results, sys.executable) if "+ 1.5 ms" in v["target"]}
+    assert found["B5.plain"]["value"] == 1.0 and found["B5.plain"]["pass"]
+    assert found["B5.new"]["value"] == 3.0 and not found["B5.new"]["pass"]
+    assert "CPU +4.00 ms" in found["B5.new"]["target"]

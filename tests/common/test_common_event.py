@@ -102,6 +102,17 @@ def test_dumps_is_byte_identical_to_json_dumps():
     assert event.dumps(obj) == json.dumps(obj)
 
 
+@pytest.mark.parametrize("value", [
+    {"command": "git push --force", "timeout": 120000, "run_in_background": False, "env": None},
+    {"edits": [{"old": "a", "new": "b", "n": -1.5e-7}, [], {}], "nested": {"deep": [[[1, 2.0, 10 ** 30]]]}},
+    ["x", 0, -0.0, 1e300, float("inf"), float("nan"), True], "plain", 7, None,
+])
+def test_dumps_writes_any_json_value_as_json_dumps_does(value):
+    assert event.dumps(value) == json.dumps(value)
+    with pytest.raises(TypeError):
+        event.dumps({"not json": object()})
+
+
 def test_hosts_is_data_only():
     tree = ast.parse((HOOKS / "_common" / "hosts.py").read_text())
     assert not [node for node in ast.walk(tree) if isinstance(node, (ast.Import, ast.ImportFrom, ast.FunctionDef, ast.ClassDef))]

@@ -3,10 +3,13 @@ script, plus more variants through the matcher itself."""
 from __future__ import annotations
 
 import json
+import os
+import subprocess
+import sys
 
 import pytest
 
-from hookmux_testing import hermetic_env, one_json_line, run_hook
+from hookmux_testing import HOOKS, hermetic_env, one_json_line, run_hook
 from contraindication_cases import (
     CHECK, REGISTRY, ROW_CASES, claude_payload, load_check, registry_rows, tool_for,
 )
@@ -109,3 +112,34 @@ def test_word_gate_never_changes_a_result():
             serialized = json.dumps({"command": command})
             expected = bool(re.search(row["input_pattern"], serialized, re.IGNORECASE | re.ASCII))
             assert bool(check.matching_rows([row], "Bash" if "Bash" in row["tool_pattern"] else "PowerShell", serialized)) == expected, (row["id"], command)
+
+
+@pytest.mark.parametrize("text", ["A", "GIT-PUSH-FORCE", "RM.RF_1", "0X", "A" * 64, "A" * 65, "", "a", "-A",
+                                  "A B", "A\n", "É", "AÉ", "A/B", "git-push"])
+def test_an_id_is_checked_as_id_pattern_says(text):
+    import re
+
+    assert check._valid_id(text) == bool(re.fullmatch(check.ID_PATTERN, text))
+
+
+IMPORTS_SCRIPT = """
+import json, sys
+sys.path[:0] = [{folder!r}, {root!r}]
+for name in ("json", "json.decoder", "json.scanner", "json.encoder", "re"):
+    sys.modules.pop(name, None)
+import check
+out = check.advise(json.dumps({{"hook_event_name": "PreToolUse", "tool_name": "Bash", "session_id": "s",
+                                 "tool_input": {{"command": {command!r}, "timeout": 5}}}}))
+print(json.dumps([bool(out), "re" in sys.modules]))
+"""
+
+
+@pytest.mark.parametrize("command, advises, needs_re", [("ls -la src", False, False),
+                                                        ("git status", False, True),
+                                                        ("git push --force origin main", True, True)])
+def test_re_is_imported_only_when_a_hazard_word_occurs(tmp_path, command, advises, needs_re):
+    script = IMPORTS_SCRIPT.format(folder=str(HOOKS / "contraindication"), root=str(HOOKS), command=command)
+    env = {**os.environ, "HOOKMUX_STATE_DIR": str(tmp_path), "HOME": str(tmp_path)}
+    result = subprocess.run([sys.executable, "-S", "-c", script], capture_output=True, text=True, env=env, timeout=60)
+    assert result.returncode == 0, result.stderr
+    assert json.loads(result.stdout) == [advises, needs_re]

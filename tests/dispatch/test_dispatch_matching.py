@@ -4,6 +4,9 @@ from __future__ import annotations
 import json
 import re
 import subprocess
+import tempfile
+import time
+from pathlib import Path
 
 import pytest
 from hypothesis import given, strategies as st
@@ -42,16 +45,66 @@ def test_matches_agrees_with_re_search_on_generated_matchers(matcher, names):
     assert dispatch_core.matches(matcher, names) == reference(matcher, names)
 
 
+# Runs the dispatcher and writes the names in sys.modules when it leaves (os._exit), in
+# every process that leaves (the parent, and a forked worker), one file per pid.
+MODULES_DUMPER = r"""
+import os, sys
+folder, script = sys.argv[1], sys.argv[2]
+real_exit = os._exit
+def _exit(code):
+    with open(os.path.join(folder, str(os.getpid())), "w") as handle:
+        handle.write("\n".join(sorted(sys.modules)))
+    real_exit(code)
+os._exit = _exit
+sys.argv = sys.argv[2:]
+sys.path[0] = os.path.dirname(script)
+exec(compile(open(script).read(), script, "exec"), {"__name__": "__main__", "__file__": script})
+"""
+
+
+def imported_by_dispatch(tmp_path, payload, *args, isolation="1", processes=1):
+    """The dispatcher's output, and the modules each of its ``processes`` held when it left
+    (a worker may leave just after the host's process)."""
+    folder = Path(tempfile.mkdtemp(dir=tmp_path))
+    env = {"PATH": "/usr/bin:/bin", "HOME": str(tmp_path), "HOOKMUX_STATE_DIR": str(tmp_path / "state"),
+           "HOOKMUX_ISOLATION": isolation, "HOOKMUX_LEDGER": "0"}
+    result = subprocess.run([PYTHON, "-S", "-c", MODULES_DUMPER, str(folder), str(DISPATCH), *args],
+                            input=payload.encode(), capture_output=True, env=env, timeout=60)
+    assert result.returncode == 0, result.stderr
+    deadline = time.monotonic() + 10
+    while len(list(folder.iterdir())) < processes and time.monotonic() < deadline:
+        time.sleep(0.01)
+    time.sleep(0.05)  # and the last one written whole
+    return result.stdout, [set(path.read_text().split()) for path in folder.iterdir()]
+
+
 def test_a_call_that_selects_no_row_imports_neither_re_nor_json(tmp_path):
     emitter(tmp_path, "a/check.py", "never")
     path = write_manifest(tmp_path / "m.json", manifest(tmp_path, [{"script": "a/check.py", "matcher": "^(Bash|PowerShell)$"}]))
     payload = json.dumps({"hook_event_name": "PreToolUse", "tool_name": "Read", "tool_input": {}})
-    result = subprocess.run([PYTHON, "-S", "-X", "importtime", str(DISPATCH), "--manifest", str(path), "PreToolUse"],
-                            input=payload.encode(), capture_output=True)
-    assert result.returncode == 0 and result.stdout == b""
-    imported = {line.rsplit("|", 1)[-1].strip() for line in result.stderr.decode().splitlines()}
-    assert "dispatch_core" in imported
-    assert not imported & {"re", "json", "threading", "dispatch_runner", "dispatch_trace"}, sorted(imported)
+    stdout, processes = imported_by_dispatch(tmp_path, payload, "--manifest", str(path), "PreToolUse")
+    assert stdout == b"" and len(processes) == 1  # no worker either
+    assert "dispatch_core" in processes[0]
+    assert not processes[0] & {"re", "json", "threading", "dispatch_runner", "dispatch_trace"}, sorted(processes[0])
     selected = subprocess.run([PYTHON, "-S", str(DISPATCH), "--manifest", str(path), "PreToolUse"],
                               input=bash_payload().encode(), capture_output=True)
     assert b"never" in selected.stdout
+
+
+@pytest.mark.parametrize("isolation", ["1", "0"])
+def test_the_shipped_rows_on_a_shell_call_naming_no_hazard_import_neither_re_nor_json(tmp_path, isolation):
+    from hookmux_testing import HOOKS
+
+    args = ("--hooks-root", str(HOOKS), "PreToolUse")
+    plain = json.dumps({"hook_event_name": "PreToolUse", "tool_name": "Bash", "session_id": "s",
+                        "tool_input": {"command": "ls -la src", "timeout": 5}})
+    count = 2 if isolation == "1" else 1  # the host's process, and the worker
+    stdout, processes = imported_by_dispatch(tmp_path, plain, *args, isolation=isolation, processes=count)
+    assert stdout == b""
+    assert len(processes) == count
+    everything = set().union(*processes)
+    assert {"hookmux-check:0:%s" % (HOOKS / "contraindication" / "check.py")} <= everything  # the checks ran
+    assert not everything & {"re", "json", "threading"}, sorted(everything)
+    hazard = plain.replace("ls -la src", "git push --force origin main")
+    stdout, processes = imported_by_dispatch(tmp_path, hazard, *args, isolation=isolation, processes=count)
+    assert b"additionalContext" in stdout and "re" in set().union(*processes)

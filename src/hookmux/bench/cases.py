@@ -8,6 +8,7 @@ line comes from ``hookmux.wiring``, so what is timed is what is installed.
 """
 from __future__ import annotations
 
+import dataclasses
 import json
 import os
 import shlex
@@ -28,6 +29,9 @@ FIXTURE = Path(__file__).resolve().parent / "fixtures" / "inject_check.py"
 FIXTURE_COUNT = 8
 AGENT_ONLY_NAME = "prompt-writer"
 CONTRA_COMMAND = "git push --force origin main"
+# The cases whose checks run in the forked worker, and the suffix of their thread twins.
+ISOLATED_CASES = ("B1.dispatch", "B5.new", "B5.plain", "B5.seen")
+THREADS_SUFFIX = ".threads"
 
 # (exit code, stdout, stderr) of each process of one run
 Outcome = list[tuple[int, str, str]]
@@ -43,6 +47,7 @@ class Case:
     target: Optional[float] = None
     prime: int = 0  # untimed runs before the output check (B5.seen marks its session seen)
     exits: tuple[int, ...] = (0,)  # exit codes a timed run may end with
+    env: Optional[dict] = None  # the environment of its processes, when not the setup's
 
     def invocations(self, run_index: int, shell: bool) -> list[Invocation]:
         stdin_path = self.stdin(run_index)
@@ -239,6 +244,16 @@ class BenchSetup:
                  [wiring.dispatcher_command(py, target, "PreToolUse")], fixed("pre-contra-seen"), expect_silent,
                  prime=1),
             *codex_cases.cases(self, Case, expect_silent, expect_context, _json_lines),
+        ]
+
+    def thread_twins(self, cases: list[Case]) -> list[Case]:
+        """B1.dispatch and B5.* again with the checks in threads of the dispatcher's own process
+        (``HOOKMUX_ISOLATION=0``, the runner before issue 17): what the forked worker costs."""
+        env = {**self.env, "HOOKMUX_ISOLATION": "0"}
+        return [
+            dataclasses.replace(case, name=case.name + THREADS_SUFFIX, title=case.title + ", checks in threads",
+                                target=None, env=env)
+            for case in cases if case.name in ISOLATED_CASES
         ]
 
     def output_files(self, case: Case) -> list[tuple[str, str]]:

@@ -12,6 +12,8 @@ from hookmux import wiring
 
 FLOOR = "B0"
 CPU_TARGET = ("B1.dispatch", "B1.separate", 0.2)  # dispatcher CPU <= 1/5 of the 8 processes
+WORKER_TARGET_MS = 1.5  # issue 17: the forked worker adds at most this to a selected call's median wall
+THREADS_SUFFIX = ".threads"
 
 
 def cpu_model() -> str:
@@ -112,6 +114,16 @@ def verdicts(results: dict, python: str) -> list[dict]:
             "value": value,
             "pass": value is not None and value <= limit,
         })
+    for name, entry in results.items():
+        twin = results.get(name + THREADS_SUFFIX, {})
+        if "median_wall_ms" in entry and "median_wall_ms" in twin:
+            value = round(entry["median_wall_ms"] - twin["median_wall_ms"], 3)
+            found.append({
+                "target": f"{name} wall <= {name}{THREADS_SUFFIX} + {WORKER_TARGET_MS} ms (the worker's cost; "
+                          f"CPU {entry['median_cpu_ms'] - twin['median_cpu_ms']:+.2f} ms)",
+                "value": value,
+                "pass": value <= WORKER_TARGET_MS,
+            })
     found.append({"target": "interpreter is not a version-manager shim", "value": python, "pass": not wiring.looks_like_shim(python)})
     return found
 

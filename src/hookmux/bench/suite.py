@@ -8,17 +8,17 @@ from pathlib import Path
 from typing import Optional, Sequence
 
 from hookmux.bench import importtime, report, serve_cases
-from hookmux.bench.cases import BenchSetup, Case, expect_context, expect_silent
-from hookmux.bench.runner import measure, round_robin
+from hookmux.bench.cases import THREADS_SUFFIX, BenchSetup, Case, expect_context, expect_silent
+from hookmux.bench.runner import adopt_orphans, measure, round_robin
 
 
 def _check(setup: BenchSetup, case: Case) -> Optional[str]:
     """Run the case once with its output captured; None when it did its job."""
     try:
         for index in range(case.prime):
-            measure(case.invocations(-1 - index, False), setup.env)
+            measure(case.invocations(-1 - index, False), case.env or setup.env)
         files = setup.output_files(case)
-        sample = measure(case.invocations(-1, False), setup.env, files)
+        sample = measure(case.invocations(-1, False), case.env or setup.env, files)
     except OSError as exc:
         return f"could not run: {exc}"
     outcome = []
@@ -54,15 +54,19 @@ def run_bench(
     precompile: bool = True,
     progress=None,
     adopted: Optional[Path] = None,
+    threads: bool = False,
 ) -> dict:
     """Return the full report (machine, settings, per-case results, targets)."""
     started = time.time()
     machine = report.machine_info(python)
+    machine["counts_orphans"] = adopt_orphans()
     previous = os.getcwd()
     with BenchSetup(python, hooks_tree, precompile=precompile) as setup, contextlib.ExitStack() as stack:
         os.chdir(setup.work)
         try:
             every = setup.cases()
+            if threads:
+                every += setup.thread_twins(every)
             if adopted is not None:
                 from hookmux.bench.adopted import adopted_cases
 
@@ -70,7 +74,8 @@ def run_bench(
             if not only or any(name.startswith("B8") for name in only):
                 client = stack.enter_context(serve_cases.server(setup))
                 every += serve_cases.cases(setup, client, expect_context, expect_silent)
-            cases = [c for c in every if not only or c.name in only or c.name == report.FLOOR]
+            cases = [c for c in every
+                     if not only or c.name.removesuffix(THREADS_SUFFIX) in only or c.name == report.FLOOR]
             problems = {case.name: case.check() if serve_cases.is_http(case) else _check(setup, case)
                         for case in cases}
             good = [case for case in cases if problems[case.name] is None]
@@ -82,7 +87,7 @@ def run_bench(
                 case = by_name[name]
                 if serve_cases.is_http(case):
                     return case.measure(round_index)
-                return measure(case.invocations(round_index, shell), setup.env)
+                return measure(case.invocations(round_index, shell), case.env or setup.env)
 
             samples = round_robin([case.name for case in good], run_once, runs, warmup)
             imports = _profile_imports(setup, good) if profile_imports else {}
@@ -104,6 +109,7 @@ def run_bench(
             "PYTHONDONTWRITEBYTECODE": os.environ.get("PYTHONDONTWRITEBYTECODE", ""),
             "seconds": round(time.time() - started, 1),
             "adopted": str(adopted) if adopted is not None else None,
+            "threads": threads,
         },
         "cases": results,
         "targets": report.verdicts(results, python),

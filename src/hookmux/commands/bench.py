@@ -33,8 +33,11 @@ def configure(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--adopted", nargs="?", const="~/.claude/hooks", metavar="TARGET",
                         help="also time the hooks `hookmux adopt` moved into TARGET's manifest (default "
                              "~/.claude/hooks) both ways: B7.dispatch vs B7.separate (runs your scripts)")
+    parser.add_argument("--threads", action="store_true",
+                        help="also time B1.dispatch and B5.* with the checks in threads of the dispatcher's own "
+                             "process (HOOKMUX_ISOLATION=0) as <case>.threads: what the forked worker costs")
     parser.add_argument("--case", action="append", choices=CASE_NAMES + ADOPTED_CASE_NAMES, metavar="NAME",
-                        help="time only this case (repeatable; B0 is always included)")
+                        help="time only this case (repeatable; B0 is always included; with --threads, the case's .threads twin too)")
 
 
 def run(args: argparse.Namespace) -> int:
@@ -56,6 +59,7 @@ def run(args: argparse.Namespace) -> int:
             profile_imports=args.importtime, precompile=not args.no_compile,
             progress=lambda message: print(f"hookmux bench: {message}", file=sys.stderr),
             adopted=Path(args.adopted).expanduser().absolute() if args.adopted else None,
+            threads=args.threads,
         )
     except NoAdoptedHooks as exc:
         print(f"hookmux bench: {exc}", file=sys.stderr)
