@@ -50,7 +50,7 @@ def main(argv):
     import dispatch_isolated
     import dispatch_runner
 
-    dispatch_runner._install_thread_streams()
+    dispatch_runner.prepare()
     dispatch_runner._STREAMS.installed().__enter__()  # for the worker's life
     worker = Worker(dispatch_runner, _sender(dispatch_isolated._Sender)(reply_fd), hooks_root)
     requests = _Frames(request_fd)
