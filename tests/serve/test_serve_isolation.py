@@ -3,6 +3,7 @@ from __future__ import annotations
 
 import json
 import textwrap
+import time
 
 from serve_support import bash
 
@@ -125,3 +126,17 @@ def test_a_worker_left_with_a_checks_thread_is_replaced(server):
     assert server.post("PreToolUse", _tool("Leak")) == (200, b"")
     status, body = server.post("PreToolUse", _tool("Say"))
     assert status == 200 and json.loads(body)["hookSpecificOutput"]["additionalContext"] == "1"
+
+
+def test_a_hanging_check_keeps_its_neighbours_advice_and_its_own_timeout(server):
+    hang = {"name": "hang", "script": _check(server, "hang.py", "import time\ndef main():\n    time.sleep(600)\n"),
+            "timeout": 1, "matcher": "^Both$"}
+    say = {"name": "say", "script": _check(server, "say.py", EMIT % "from the neighbour"), "timeout": 8,
+           "matcher": "^Both$"}
+    for rows in ([hang, say], [say, hang]):  # runs after the hanging one / before it
+        _write_manifest(server, rows)
+        started = time.monotonic()
+        status, body = server.post("PreToolUse", _tool("Both"))
+        took = time.monotonic() - started
+        assert status == 200 and json.loads(body)["hookSpecificOutput"]["additionalContext"] == "from the neighbour"
+        assert took < 6, took  # the hanging row's 1 s (+ margin), not the neighbour's 8 s
