@@ -5,11 +5,11 @@
 
 The server keeps what ``ForkRunner``'s parent does — selection, the deadline, validation of
 the frames, rendering — and hands the selected rows to a warm worker over a pipe instead of
-forking one. ``PoolRunner.run`` waits for the worker's frames no longer than the largest
-selected timeout plus ``dispatch_isolated.MARGIN``, then kills it; a worker that ran out of
-time, died, or asked to retire (a check still running, a thread left behind) is never used
-again, and a replacement is started in the background so that the next request finds a warm
-one. So a check that hangs, crashes, calls ``os._exit`` or holds the GIL costs the request it
+forking one. ``PoolRunner.run`` waits for each job no longer than its row's timeout plus
+``dispatch_isolated.MARGIN`` (ThreadRunner's per-check timeouts), then kills the worker; a
+worker that ran out of time, died, or asked to retire (a check still running, a thread left
+behind) is never used again, and a replacement is started in the background so that the next
+request finds a warm one. So a check that hangs, crashes, calls ``os._exit`` or holds the GIL costs the request it
 ran in, and the start of one worker.
 """
 import marshal
@@ -24,7 +24,7 @@ WORKER = os.path.join(os.path.dirname(os.path.abspath(__file__)), "worker.py")
 SPARE = 2  # idle workers kept warm
 IDLE_TRIM_SECONDS = 120.0  # an idle worker above SPARE unused this long is stopped
 _HEADER = 4
-_RETIRE = marshal.dumps(("retire",))
+_RETIRE = marshal.dumps(("retire",))  # worker.RETIRE
 
 
 class Worker:
