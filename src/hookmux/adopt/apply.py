@@ -134,8 +134,11 @@ def _undo_manifest(path: Path, adopted: dict, undo: UndoPlan) -> dict | None:
 
 
 def is_adopted(adopted: dict, event: str, row) -> bool:
-    return isinstance(row, dict) and any((r["event"], r["name"], r["script"]) == (event, row.get("name"), row.get("script"))
-                                         for r in adopted.get("rows") or [])
+    """Is ``row`` (of ``event``) one of the rows adopt added?"""
+    if not isinstance(row, dict):
+        return False
+    key = (event, row.get("name"), row.get("script"))
+    return any((r["event"], r["name"], r["script"]) == key for r in adopted.get("rows") or [])
 
 
 def strip(manifest: dict, adopted: dict) -> dict:
