@@ -27,6 +27,7 @@ SUITES = {  # tally name -> the command that reproduces it
     "Installer faults": f"{PYTEST} tests/reliability/test_reliability_installer_faults.py",
     "Secrets": f"{PYTEST} tests/reliability/test_reliability_secrets.py",
     "Hostile environments (wired commands)": f"{PYTEST} tests/reliability/test_reliability_hostile.py",
+    "Process isolation": f"{PYTEST} tests/reliability/test_reliability_isolation.py",
 }
 
 
