@@ -74,6 +74,8 @@ def test_reinstall_keeps_everything_byte_for_byte(installed):
     status = hookmux(env, "status", "--target", target, "--settings", settings)
     assert "adopted:   2 hooks" in status.stdout and "status:    ok" in status.stdout
     assert "0 differ from the package" in status.stdout and "edited" not in status.stdout
+    assert "adopted row: events.PreToolUse.checks[3](name='adopted/advise_echo')" in status.stdout
+    assert "your row" not in status.stdout
     adopt(env, settings, target, "--undo")
     assert settings.read_bytes() == after_install
 
@@ -157,3 +159,14 @@ def test_an_adopted_event_hookmux_does_not_ship_survives_a_reinstall(installed):
     adopt(env, settings, target, "--undo")
     assert settings.read_bytes() == before_adopt
     assert mine in manifest_rows(target) and "SessionStart" not in json.loads((target / MANIFEST).read_text())["events"]
+
+
+def test_wiring_one_more_file_while_adopted_is_refused(installed):
+    env, settings, target, _ = installed
+    adopt(env, settings, target, "--apply")
+    before = files_under(target), settings.read_bytes()
+    copilot = Path(env["HOME"]) / ".copilot" / "hooks"
+    proc = install(env, settings, target, "--copilot-hooks-dir", copilot, check=False)
+    assert proc.returncode == 1 and "adopted hooks would run from it too" in proc.stderr
+    assert "nothing was changed" in proc.stderr and not copilot.exists()
+    assert (files_under(target), settings.read_bytes()) == before

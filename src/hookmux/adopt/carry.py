@@ -38,6 +38,7 @@ class Carry:
     def __init__(self, target: Path, old: records.Record):
         self.target = target
         self.adopted = copy.deepcopy(old.adopted)
+        self.wired = dict(old.wired)
         self.writes: dict[str, bytes] = {}  # backups to (re)write in the install transaction
         self.notes: list[str] = []
         self.live = jsonfile.load(target / tree.MANIFEST)
@@ -127,7 +128,14 @@ class Carry:
     # ------------------------------------------------------------ the host files
 
     def rewire(self, path: Path, host, wanted_of, python: str) -> None:
-        """Refresh the host file's backup to what the upgrade alone would make of it."""
+        """Refresh the host file's backup to what the upgrade alone would make of it. A file
+        not wired before is refused: the adopted rows would run in its sessions too."""
+        from hookmux.installer.plan import InstallError, same_file_key
+
+        if same_file_key(self.wired, path) is None:
+            raise InstallError(f"{path}: not wired to {self.target} yet, and hooks are adopted there: the "
+                               "adopted hooks would run from it too. Run hookmux adopt --undo first, or install "
+                               "with the files wired now")
         info = (self.adopted.get("files") or {}).get(str(path))
         if info is None or self.plain_manifest is None:
             return
