@@ -154,7 +154,7 @@ def matching_rows(rows, tool_name, serialized_input):
         # The substring test first: most calls name no hazard's word, and then
         # neither a pattern nor the re module (~9 ms to import here) is needed.
         words = leading_words(row["input_pattern"])
-        if words and not any(word in lowered for word in words):
+        if words and not any(_starts_a_word(word, lowered) for word in words):
             continue
         import re
 
@@ -168,6 +168,25 @@ def matching_rows(rows, tool_name, serialized_input):
             continue
         matched.append(row)
     return matched
+
+
+def _starts_a_word(word, text):
+    """Whether ``word`` occurs in ``text`` where ``\\b`` can match before it (re.ASCII), as the
+    pattern requires: "ri" in "source" does not count. Undecided after MAX_ANCHORS places
+    (True: the pattern decides)."""
+    if word[:1] not in _ASCII_WORD_CHARS:
+        return word in text
+    start = text.find(word)
+    for _ in range(MAX_ANCHORS):
+        if start < 0:
+            return False
+        if start == 0 or text[start - 1] not in _ASCII_WORD_CHARS:
+            return True
+        start = text.find(word, start + 1)
+    return start >= 0
+
+
+_ASCII_WORD_CHARS = frozenset("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_")
 
 
 def _anchored_prefix(words, text):

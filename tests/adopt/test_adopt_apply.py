@@ -119,11 +119,13 @@ def test_undo_after_other_edits_puts_entries_back_and_keeps_the_edits(installed)
     assert manifest_rows(target) == shipped_rows
 
 
-def test_install_refuses_while_hooks_are_adopted(installed):
+def test_install_while_hooks_are_adopted_keeps_them(installed):
     env, settings, target, _, _ = installed
     adopt(env, settings, target, "--apply")
-    proc = hookmux(env, "install", "--target", target, "--settings", settings, check=False)
-    assert proc.returncode == 1 and "adopt --undo" in proc.stderr
+    adopted = settings.read_bytes(), manifest_rows(target)
+    proc = hookmux(env, "install", "--target", target, "--settings", settings)
+    assert proc.returncode == 0 and "2 adopted hook(s) kept" in proc.stderr
+    assert (settings.read_bytes(), manifest_rows(target)) == adopted and records.load(target).adopted
 
 
 def test_adopt_twice_is_refused_and_undo_twice_is_a_no_op(installed):

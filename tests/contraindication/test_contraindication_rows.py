@@ -8,6 +8,7 @@ import subprocess
 import sys
 
 import pytest
+from hypothesis import given, settings, strategies as st
 
 from hookmux_testing import HOOKS, hermetic_env, one_json_line, run_hook
 from contraindication_cases import (
@@ -135,6 +136,8 @@ print(json.dumps([bool(out), "re" in sys.modules]))
 
 
 @pytest.mark.parametrize("command, advises, needs_re", [("ls -la src", False, False),
+                                                        # "ri", "sh", "dd", "rd" inside words are no hazard's word
+                                                        ("cat source.txt | wc -l # add a word", False, False),
                                                         ("git status", False, True),
                                                         ("git push --force origin main", True, True)])
 def test_re_is_imported_only_when_a_hazard_word_occurs(tmp_path, command, advises, needs_re):
@@ -143,3 +146,25 @@ def test_re_is_imported_only_when_a_hazard_word_occurs(tmp_path, command, advise
     result = subprocess.run([sys.executable, "-S", "-c", script], capture_output=True, text=True, env=env, timeout=60)
     assert result.returncode == 0, result.stderr
     assert json.loads(result.stdout) == [advises, needs_re]
+
+
+ROW_WORDS = [(row, check.leading_words(row["input_pattern"])) for row in LOADED]
+PIECES = list("ab-_ ./\"\n") + ["ri", "rm", "git", "dd", "sh", "push", "--force", "-rf", "origin", "main"]
+prefilter_text = st.lists(st.sampled_from(PIECES), max_size=40).map("".join)
+
+
+@settings(max_examples=300, deadline=None)
+@given(text=prefilter_text)
+def test_a_row_the_word_test_skips_never_matches(text):
+    import re
+
+    serialized = json.dumps({"command": text})
+    for row, words in ROW_WORDS:
+        if words and not any(check._starts_a_word(word, serialized.lower()) for word in words):
+            assert re.search(row["input_pattern"], serialized, re.IGNORECASE | re.ASCII) is None, (row["id"], text)
+
+
+def test_the_word_test_needs_a_word_start():
+    assert check._starts_a_word("ri", "source ri") and not check._starts_a_word("ri", "source")
+    assert check._starts_a_word("git", '{"command": "git push"}') and not check._starts_a_word("git", "digit")
+    assert check._starts_a_word("rm", "x_rm " * 40 + " rm")  # past MAX_ANCHORS places: undecided, so True

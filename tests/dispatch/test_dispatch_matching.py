@@ -97,7 +97,8 @@ def test_the_shipped_rows_on_a_shell_call_naming_no_hazard_import_neither_re_nor
 
     args = ("--hooks-root", str(HOOKS), "PreToolUse")
     plain = json.dumps({"hook_event_name": "PreToolUse", "tool_name": "Bash", "session_id": "s",
-                        "tool_input": {"command": "ls -la src", "timeout": 5}})
+                        "tool_input": {"command": "ls -la src", "description": "List the source folder",
+                                       "timeout": 5}})
     count = 2 if isolation == "1" else 1  # the host's process, and the worker
     stdout, processes = imported_by_dispatch(tmp_path, plain, *args, isolation=isolation, processes=count)
     assert stdout == b""

@@ -1,7 +1,7 @@
 """``hookmux adopt`` with the real Claude Code: three Python hooks on Bash (two advisory, one that
 blocks ``rm -rf /``) and a shell hook; after ``adopt --apply`` a Bash call starts one dispatcher
 plus the blocker and the shell hook, the model still gets both advisories, the blocker still
-blocks, and ``hookmux uninstall`` gives back the original settings byte for byte."""
+blocks (after a reinstall too), and ``hookmux uninstall`` gives back the original settings byte for byte."""
 from __future__ import annotations
 
 import sys
@@ -31,6 +31,9 @@ def test_adopted_hooks_behind_one_dispatcher(claude_cli, sandbox):
     sandbox.install_claude_user()
     plan = sandbox.hookmux("adopt", "--target", sandbox.claude_target, "--settings", settings, "--apply")
     assert "Bash 5 -> 3" in plan.stdout, plan.stdout
+    adopted = settings.read_bytes()
+    sandbox.install_claude_user()  # a reinstall keeps the adoption
+    assert settings.read_bytes() == adopted
 
     run = sandbox.claude(claude_cli, [ToolUse("Bash", {"command": ADVISED}), ToolUse("Bash", {"command": DANGEROUS})],
                          "--allowedTools", "Bash")

@@ -125,15 +125,32 @@ def _undo_manifest(path: Path, adopted: dict, undo: UndoPlan) -> dict | None:
     if not loaded.exists:
         undo.notes.append(f"{path}: missing; the adopted rows are gone with it")
         return None
-    data = copy.deepcopy(loaded.data)
+    data = strip(loaded.data, adopted)
+    info = adopted.get("manifest") or {}
+    new = _exact_or_render(loaded, data, Path(info.get("backup", "")), info.get("before"), undo)
+    if new != loaded.raw:
+        undo.writes.append((path, new, loaded.raw))
+    return data
+
+
+def is_adopted(adopted: dict, event: str, row) -> bool:
+    """Is ``row`` (of ``event``) one of the rows adopt added?"""
+    if not isinstance(row, dict):
+        return False
+    key = (event, row.get("name"), row.get("script"))
+    return any((r["event"], r["name"], r["script"]) == key for r in adopted.get("rows") or [])
+
+
+def strip(manifest: dict, adopted: dict) -> dict:
+    """``manifest`` as it would be without the adoption: the adopted rows out, each adopted
+    event's settings as they were before (the event gone when adopt added it)."""
+    data = copy.deepcopy(manifest)
     events = data.get("events") if isinstance(data.get("events"), dict) else {}
-    ours = {(r["event"], r["name"], r["script"]) for r in adopted.get("rows") or []}
     for event, before in (adopted.get("events") or {}).items():
         spec = events.get(event)
         if not isinstance(spec, dict):
             continue
-        checks = [c for c in spec.get("checks") or []
-                  if not (isinstance(c, dict) and (event, c.get("name"), c.get("script")) in ours)]
+        checks = [c for c in spec.get("checks") or [] if not is_adopted(adopted, event, c)]
         spec["checks"] = checks
         if not before.get("existed") and not checks:
             del events[event]
@@ -143,10 +160,6 @@ def _undo_manifest(path: Path, adopted: dict, undo: UndoPlan) -> dict | None:
                 spec.pop(key, None)
             else:
                 spec[key] = before[key]
-    info = adopted.get("manifest") or {}
-    new = _exact_or_render(loaded, data, Path(info.get("backup", "")), info.get("before"), undo)
-    if new != loaded.raw:
-        undo.writes.append((path, new, loaded.raw))
     return data
 
 

@@ -300,19 +300,29 @@ def _add_rows(plan: AdoptPlan) -> None:
         spec = events.setdefault(event, {"checks": []})
         plan.events[event] = {"existed": existed, "settings_matcher": spec.get("settings_matcher"),
                               "settings_timeout": spec.get("settings_timeout")}
-        wanted = [_settings_names(c.entry.host, c.entry.matcher) for c in adopted]
-        if event in validation.TOOL_EVENTS:
-            spec["settings_matcher"] = widen(spec.get("settings_matcher"), existed, wanted)
-        elif "settings_matcher" in spec:
-            spec["settings_matcher"] = "*"
-        longest = max(c.row["timeout"] for c in adopted)
-        current = spec.get("settings_timeout")
-        needed = min(MAX_TIMEOUT, math.floor(longest) + 1)
-        if not isinstance(current, (int, float)) or current <= longest:
-            spec["settings_timeout"] = needed
+        widen_event(spec, event, existed, [_settings_names(c.entry.host, c.entry.matcher) for c in adopted],
+                    max(c.row["timeout"] for c in adopted))
         spec.setdefault("checks", []).extend(c.row for c in adopted)
         if not existed:  # keep the schema's key order readable: matcher, timeout, checks
             events[event] = {k: spec[k] for k in ("settings_matcher", "settings_timeout", "checks") if k in spec}
+
+
+def widen_event(spec: dict, event: str, existed: bool, wanted: list, longest: float) -> None:
+    """The event's settings matcher and timeout, widened so the dispatcher runs for every
+    adopted hook (``wanted``: their ``_settings_names``) and waits for the slowest."""
+    if event in validation.TOOL_EVENTS:
+        spec["settings_matcher"] = widen(spec.get("settings_matcher"), existed, wanted)
+    elif "settings_matcher" in spec:
+        spec["settings_matcher"] = "*"
+    current = spec.get("settings_timeout")
+    if not isinstance(current, (int, float)) or current <= longest:
+        spec["settings_timeout"] = min(MAX_TIMEOUT, math.floor(longest) + 1)
+
+
+def settings_names_of(host: Host, removed: dict) -> tuple[list[str], list[str]] | None:
+    """``_settings_names`` of an adopted entry, from the record's copy of it."""
+    holder = removed.get("hook") if removed.get("group_index") is None else removed.get("group")
+    return _settings_names(host, (holder or {}).get("matcher"))
 
 
 def _remove_entries(file_plan: FilePlan, adopted: list[Candidate]) -> None:

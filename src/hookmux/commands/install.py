@@ -86,10 +86,6 @@ def run(args: argparse.Namespace) -> int:
         with transaction.lock():
             plan = transaction.plan_install(target, settings, copilot_dir, python, agents_dirs, source, codex_home,
                                             serve=args.serve)
-            if plan.old_record is not None and plan.old_record.adopted:
-                # A reinstall rewrites the manifest and drops the adopted rows (issue 12).
-                raise transaction.InstallError(f"{target}: holds hooks adopted by `hookmux adopt`; "
-                                               "run `hookmux adopt --undo` first")
             trusted_before = codex_install.snapshot(plan, codex_bin)
             code = transaction.execute(plan, out, err)
     except (JsonFileError, transaction.InstallError) as exc:

@@ -224,8 +224,9 @@ def render(report: dict) -> str:
         for rel, legacy in report.get("legacy", {}).items():
             lines.append(f"  user's file kept as: {legacy}")
         rows = report.get("manifest", {})
+        adopted = [f"(name={name!r})" for name in report.get("adopted") or []]
         for where in rows.get("user_rows", []):
-            lines.append(f"  your row: {where}")
+            lines.append(f"  {'adopted row' if any(where.endswith(a) for a in adopted) else 'your row'}: {where}")
         for where in rows.get("edited", []):
             lines.append(f"  hookmux's row as you edited it (kept by install): {where}")
     else:

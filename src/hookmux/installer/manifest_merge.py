@@ -121,11 +121,13 @@ def _where(path: Path, event: str, index: int, row) -> str:
     return f"{path}: {reach.describe(event, index, row if isinstance(row, dict) else {})}"
 
 
-def plan_install(target: Path, shipped: bytes, record: Record | None) -> Merged | None:
-    """The live manifest with hookmux's rows merged in; None: not a manifest (handled as a file)."""
+def plan_install(target: Path, shipped: bytes, record: Record | None,
+                 live: jsonfile.JsonFile | None = None) -> Merged | None:
+    """The live manifest with hookmux's rows merged in; None: not a manifest (handled as a file).
+    ``live``: the manifest to merge into instead of the file (adopt's, without its rows)."""
     path = target / MANIFEST
     wanted = json.loads(shipped)
-    live = _load(path)
+    live = _load(path) if live is None else live
     if live is None:
         return None
     if not live.exists:

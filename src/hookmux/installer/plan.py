@@ -161,6 +161,7 @@ class Plan:
     kept: list[str] = field(default_factory=list)  # uninstall: edited installed files left alone
     notes: list[str] = field(default_factory=list)
     pending: records.Record | None = None  # install: the record written first
+    extra_writes: dict[str, bytes] = field(default_factory=dict)  # install: adopt's undo backups (adopt.carry)
 
 
 def plan_install(target: Path, settings: Path | None, copilot_dir: Path | None, python: str,
@@ -171,9 +172,15 @@ def plan_install(target: Path, settings: Path | None, copilot_dir: Path | None, 
         raise InstallError(f"{target}: is inside the hooks tree hookmux installs from ({tree_root})")
     old = records.load(target)
     wanted = tree.wanted_files(str(target), agents_dirs, source)
-    live_manifest = manifest_merge.plan_install(target, wanted[tree.MANIFEST].data, old)
+    carry = None
+    if old is not None and old.adopted:  # merged as if nothing were adopted, then laid over again
+        from hookmux.adopt.carry import Carry
+
+        carry = Carry(target, old)
+    live_manifest = manifest_merge.plan_install(target, wanted[tree.MANIFEST].data, old,
+                                                carry.plain if carry else None)
     if live_manifest is not None:
-        wanted[tree.MANIFEST].data = live_manifest.data
+        wanted[tree.MANIFEST].data = carry.readopt(live_manifest.data) if carry else live_manifest.data
     tp = tree.plan(target, wanted, old, merged={tree.MANIFEST} if live_manifest else frozenset())
     tp.errors += live_manifest.errors if live_manifest else []
     if tp.errors:
@@ -185,7 +192,8 @@ def plan_install(target: Path, settings: Path | None, copilot_dir: Path | None, 
                          source=str(source) if source else "",
                          dirs=sorted(set(old.dirs if old else []) | set(tp.new_dirs)),
                          wired=dict(old.wired) if old else {},
-                         manifest=live_manifest.rows if live_manifest else {})
+                         manifest=live_manifest.rows if live_manifest else {},
+                         adopted=carry.adopted if carry else {})
     changes = []
     for path, host in ((settings, CLAUDE), (copilot_file(copilot_dir) if copilot_dir else None, COPILOT),
                        (codex_file(codex_home) if codex_home else None, CODEX)):
@@ -200,8 +208,12 @@ def plan_install(target: Path, settings: Path | None, copilot_dir: Path | None, 
         change = plan_wiring(path, host, wanted, str(target), recorded)
         new.wired[str(path)] = change.info
         changes.append(change)
+        if carry:
+            carry.rewire(path, host, wanted_of, python)
         tp.notes += [f"{path}: also runs hookmux installed in {other}" for other in change.others]
-    return Plan(target, new, old, tp, changes, notes=list(tp.notes), pending=_pending(new, old, tp))
+    notes = tp.notes + (carry.notes if carry else [])
+    return Plan(target, new, old, tp, changes, notes=notes, pending=_pending(new, old, tp),
+                extra_writes=carry.writes if carry else {})
 
 
 def _pending(new: records.Record, old: records.Record | None, tp: tree.TreePlan) -> records.Record:
@@ -212,7 +224,7 @@ def _pending(new: records.Record, old: records.Record | None, tp: tree.TreePlan)
     about to be kept as .legacy is not listed, so a rerun still moves it aside.
     """
     previous = old.files if old else {}
-    pending = dataclasses.replace(new, pending=True, files={}, replacing={},
+    pending = dataclasses.replace(new, pending=True, files={}, replacing={}, adopted=old.adopted if old else {},
                                   manifest_replacing=old.manifest if old and old.manifest != new.manifest else {})
     for rel, sha in new.files.items():
         if rel in previous or rel in tp.fresh:
@@ -312,6 +324,8 @@ def describe(plan: Plan, out: TextIO) -> None:
                 out.write(_diff(str(target / rel), (target / rel).read_bytes(), tp.writes[rel].data))
         for rel in tp.deletes:
             out.write(f"delete {target / rel}\n")
+        for name in plan.extra_writes:
+            out.write(f"write  {name}\n")
         record_path = records.path_of(target)
         if not record_path.is_file() or plan.record.to_bytes() != record_path.read_bytes():
             out.write(f"write  {record_path}\n")
@@ -357,7 +371,8 @@ def apply_install(plan: Plan, journal: Journal) -> None:
     final = plan.record.to_bytes()
     pending_path = records.pending_path(target)
     nothing_to_do = not tp.changes and not any(c.changed for c in plan.wiring) and (
-        record_path.is_file() and record_path.read_bytes() == final) and not pending_path.exists()
+        record_path.is_file() and record_path.read_bytes() == final) and not pending_path.exists() and (
+        not plan.extra_writes)
     if nothing_to_do:
         _compile(plan.record.python, _installed_modules(plan))
         return
@@ -378,6 +393,8 @@ def apply_install(plan: Plan, journal: Journal) -> None:
         raise InstallError("the installed manifest is invalid:\n  " + "\n  ".join(errors))
     for change in plan.wiring:
         _apply_wiring(journal, change)
+    for name, data in plan.extra_writes.items():
+        journal.write(Path(name), data)
     if not record_path.is_file() or record_path.read_bytes() != final:
         journal.write(record_path, final, 0o644)
     journal.delete(pending_path)
