@@ -6,6 +6,7 @@ from __future__ import annotations
 import contextlib
 import dataclasses
 import difflib
+import functools
 import json
 import os
 import subprocess
@@ -201,11 +202,10 @@ def plan_install(target: Path, settings: Path | None, copilot_dir: Path | None, 
             continue
         recorded_as = same_file_key(new.wired, path)
         recorded = new.wired.pop(recorded_as) if recorded_as else None
+        wanted_of = host.wanted
         if serve and host is CLAUDE:  # a preview (--dry-run) makes no port or secret file
-            wanted = entries.claude_serve_entries(manifest, str(target), python, create=not preview)
-        else:
-            wanted = host.wanted(manifest, str(target), python)
-        change = plan_wiring(path, host, wanted, str(target), recorded)
+            wanted_of = functools.partial(entries.claude_serve_entries, create=not preview)
+        change = plan_wiring(path, host, wanted_of(manifest, str(target), python), str(target), recorded)
         new.wired[str(path)] = change.info
         changes.append(change)
         if carry:
