@@ -13,9 +13,10 @@ selected timeout plus ``MARGIN``.
 
 The worker runs the ``ThreadRunner`` unchanged (imports, one thread per check,
 thread-local streams) and streams each job's result to the parent as soon as it
-is known, one frame per job: a 4-byte length and a ``marshal``-ed tuple. So the
-advice of a check that finished is kept when a neighbour later kills the
-worker. A final empty frame says the worker is done. The parent reads frames
+is known, one frame per job: a 4-byte length and a ``marshal``-ed tuple
+(``FrameWriter`` writes them, ``apply_frame`` reads one; hookmux serve's warm
+workers speak the same frames). So the advice of a check that finished is kept
+when a neighbour later kills the worker. A final empty frame says the worker is done. The parent reads frames
 until that, end of file, or the deadline; then it kills the worker if it still
 runs, and every job without a frame is a ``timeout`` (deadline reached) or an
 ``error`` (the worker died first: ``worker exit 3``, ``worker signal 9``).
@@ -86,14 +87,14 @@ def _worker(runner, jobs, stdin_text, hooks_root, read_fd, write_fd):
                 pass
         from dispatch_runner import ThreadRunner
 
-        send = _Sender(write_fd)
+        send = FrameWriter(write_fd)
         ThreadRunner(guard=runner.guard, report=send.job).run(jobs, stdin_text, hooks_root)
         send.done()
     finally:
         os._exit(0)
 
 
-class _Sender:
+class FrameWriter:
     """Writes one frame per job from whichever thread finished it; one writer at a time."""
 
     def __init__(self, fd):
@@ -103,12 +104,12 @@ class _Sender:
         self.lock = _thread.allocate_lock()
 
     def job(self, job):
-        self._frame(marshal.dumps((job.row.index, job.ran, job.kind, job.detail, job.elapsed_ms, job.output)))
+        self.frame(marshal.dumps((job.row.index, job.ran, job.kind, job.detail, job.elapsed_ms, job.output)))
 
     def done(self):
-        self._frame(b"")
+        self.frame(b"")
 
-    def _frame(self, body):
+    def frame(self, body):
         data = len(body).to_bytes(_HEADER, "big") + body
         with self.lock:
             while data:
@@ -140,11 +141,13 @@ def _collect(pid, jobs, fd, deadline):
             if not body:
                 finished = True
                 break
-            _apply(by_index, body)
+            apply_frame(by_index, body)
     return _reap(pid, finished, deadline)
 
 
-def _apply(by_index, body):
+def apply_frame(by_index, body):
+    """Fill in the job one frame names (``by_index``: row index -> job); a frame that does not
+    unpack, or names no job, is dropped. A result later than the row's timeout is a timeout."""
     try:
         index, ran, kind, detail, elapsed_ms, output = marshal.loads(body)
     except Exception:

@@ -63,7 +63,7 @@ class ThreadRunner:
         if not jobs:
             return
         prepare()
-        checks = [_Check(job, hooks_root, self.report) for job in jobs]
+        checks = [Check(job, hooks_root, self.report) for job in jobs]
         budget = max(check.timeout for check in checks)
         budget_end = time.monotonic() + budget
         if self.guard is None:
@@ -73,8 +73,10 @@ class ThreadRunner:
             _start_and_collect(checks, stdin_text, budget_end)
 
 
-class _Check:
-    """One selected row in this process: its import, its thread and what it produced."""
+class Check:
+    """One selected row in this process: its import (``load()``), its run (``call(stdin_text)``)
+    and what it produced; ``report(job)`` is called when the result is known. hookmux serve's
+    warm workers run checks through it too."""
 
     def __init__(self, job, root, report=None):
         row = job.row
@@ -300,9 +302,9 @@ class _Capture(io.StringIO):
 
     encoding = "utf-8"
 
-    def __init__(self):
-        super().__init__()
-        self.buffer = _BytesInto(self)
+    @property
+    def buffer(self):
+        return _BytesInto(self)  # made on use: an attribute would be a reference cycle per capture
 
     def write(self, text):
         room = MAX_CAPTURE_CHARS - self.tell()
@@ -395,7 +397,9 @@ _STREAMS = None
 
 def prepare():
     """Once per process, when a row is first selected (most tool calls select none); the
-    isolated runner calls it before it forks, so that the worker starts with it done."""
+    isolated runner calls it before it forks, so that the worker starts with it done.
+    Returns the thread-local streams (``.installed()``: sys.std* forward to each thread's own)."""
     global _STREAMS
     if _STREAMS is None:
         _STREAMS = _Streams()
+    return _STREAMS

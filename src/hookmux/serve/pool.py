@@ -220,7 +220,7 @@ class PoolRunner:
                  tuple(job.row.isolate)) for job in jobs]
         request = marshal.dumps((stdin_text, hooks_root, _cwd_of(stdin_text), rows))
         worker = self.pool.take()
-        status, reusable = worker.run(request, jobs, start, self.isolated.MARGIN, self.isolated._apply)
+        status, reusable = worker.run(request, jobs, start, self.isolated.MARGIN, self.isolated.apply_frame)
         if reusable:
             self.pool.give(worker)
         else:

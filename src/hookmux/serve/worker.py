@@ -3,7 +3,7 @@
     python -S -E worker.py HOOKS_ROOT REQUEST_FD REPLY_FD     # started by pool.py, never by hand
 
 Standard library only, and it imports nothing of the ``hookmux`` package: it runs the
-dispatcher's runtime of the installed hooks tree (``dispatch_runner``'s ``_Check``: the import
+dispatcher's runtime of the installed hooks tree (``dispatch_runner``'s ``Check``: the import
 under a synthetic name, the thread-local streams, the bounded capture, the report) the way
 ``ThreadRunner`` does, with these differences, which make a warm request cost microseconds:
 
@@ -50,9 +50,8 @@ def main(argv):
     import dispatch_isolated
     import dispatch_runner
 
-    dispatch_runner.prepare()
-    dispatch_runner._STREAMS.installed().__enter__()  # for the worker's life
-    worker = Worker(dispatch_runner, _sender(dispatch_isolated._Sender)(reply_fd), hooks_root)
+    dispatch_runner.prepare().installed().__enter__()  # for the worker's life
+    worker = Worker(dispatch_runner, _sender(dispatch_isolated.FrameWriter)(reply_fd), hooks_root)
     requests = _Frames(request_fd)
     while True:
         body = requests.next()
@@ -64,7 +63,7 @@ def main(argv):
         except BaseException:
             retire = True
         if retire:
-            worker.send._frame(RETIRE)
+            worker.send.frame(RETIRE)
         worker.send.done()  # with the held frames, in one write
         if retire:
             os._exit(0)
@@ -93,7 +92,7 @@ class Worker:
         if self.threads is None:
             self.threads = _thread._count()  # the rescuer and the pool's threads
         jobs = [_Job(_Row(*row)) for row in rows]
-        checks = [self.runner._Check(job, root, self.send.job) for job in jobs]
+        checks = [self.runner.Check(job, root, self.send.job) for job in jobs]
         budget_end = time.monotonic() + max(check.timeout for check in checks)
         slots = len(self.slots)
         loaded, retire, imported = self._load(checks, budget_end)
@@ -261,7 +260,7 @@ def _sender(base):
                 self.holding = False
                 self._write(b"")
 
-        def _frame(self, body):
+        def frame(self, body):
             frame = len(body).to_bytes(_HEADER, "big") + body
             with self.lock:
                 if body and self.holding:
@@ -295,7 +294,7 @@ class _Row:
 
 
 class _Job:
-    """What ``_Check`` fills in (dispatch_core's Outcome fields a runner sets)."""
+    """What ``Check`` fills in (dispatch_core's Outcome fields a runner sets)."""
 
     __slots__ = ("row", "ran", "kind", "detail", "elapsed_ms", "output")
 
