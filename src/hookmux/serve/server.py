@@ -27,6 +27,9 @@ from hookmux.serve import pool
 
 MAX_BODY = 1 << 20
 READ_TIMEOUT = 5.0
+# What a refused connection may still send before it is closed, at most (see Handler._linger).
+LINGER_SECONDS = 1.0
+LINGER_BYTES = 4 * MAX_BODY
 IDLE_MINUTES = 60.0
 MAX_WORKERS = max(4, 4 * (os.cpu_count() or 1))
 MAX_CONNECTIONS = 512
@@ -227,7 +230,25 @@ class Handler(socketserver.StreamRequestHandler):
     def _refuse(self, status):
         """An empty reply, and the connection closes."""
         self._reply(status, close=True)
+        self._linger()
         return False
+
+    def _linger(self):
+        """Before the close, read (and drop) what the client is still sending, for a moment: a
+        socket closed with unread data resets the connection, and a client still writing the
+        body it was refused for (a 413) would see the reset, not the reply."""
+        try:
+            self.connection.shutdown(socket.SHUT_WR)
+            self.connection.settimeout(LINGER_SECONDS)
+            deadline = time.monotonic() + LINGER_SECONDS
+            drained = 0
+            while drained < LINGER_BYTES and time.monotonic() < deadline:
+                chunk = self.connection.recv(1 << 16)
+                if not chunk:
+                    break
+                drained += len(chunk)
+        except OSError:
+            pass
 
 
 def serve(hooks, port, secret, idle_seconds, on_ready=None):
