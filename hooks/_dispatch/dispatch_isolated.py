@@ -14,7 +14,7 @@ selected timeout plus ``MARGIN``.
 The worker runs the ``ThreadRunner`` unchanged (imports, one thread per check,
 thread-local streams) and streams each job's result to the parent as soon as it
 is known, one frame per job: a 4-byte length and a ``marshal``-ed tuple
-(``FrameWriter`` writes them, ``apply_frame`` reads one; hookmux serve's warm
+(``FrameWriter`` writes them, ``split_frames`` and ``apply_frame`` read them; hookmux serve's warm
 workers speak the same frames). So the advice of a check that finished is kept
 when a neighbour later kills the worker. A final empty frame says the worker is done. The parent reads frames
 until that, end of file, or the deadline; then it kills the worker if it still
@@ -132,17 +132,25 @@ def _collect(pid, jobs, fd, deadline):
         chunk = os.read(fd, 65536)
         if not chunk:
             break  # end of file: the worker is gone
-        buffer += chunk
-        while len(buffer) >= _HEADER:
-            size = int.from_bytes(buffer[:_HEADER], "big")
-            if len(buffer) < _HEADER + size:
-                break
-            body, buffer = buffer[_HEADER:_HEADER + size], buffer[_HEADER + size:]
+        bodies, buffer = split_frames(buffer + chunk)
+        for body in bodies:
             if not body:
                 finished = True
                 break
             apply_frame(by_index, body)
     return _reap(pid, finished, deadline)
+
+
+def split_frames(buffer):
+    """The bodies of the whole frames at the start of ``buffer`` (b"": a done frame), and the rest."""
+    bodies = []
+    while len(buffer) >= _HEADER:
+        size = int.from_bytes(buffer[:_HEADER], "big")
+        if len(buffer) < _HEADER + size:
+            break
+        bodies.append(buffer[_HEADER:_HEADER + size])
+        buffer = buffer[_HEADER + size:]
+    return bodies, buffer
 
 
 def apply_frame(by_index, body):

@@ -30,8 +30,8 @@ timeout. A resident server is a transport (a socket instead of the process's
 fds, see ``dispatch_transport``) and reuses a runner unchanged.
 
 ``ThreadRunner`` imports each script into this process (under a synthetic module
-name) and runs every ``main()`` in its own thread (one that never delays the exit), with its own stdin and
-a bounded stdout. ``guard(seconds)``, when given, is a context manager factory
+name) and runs every ``main()`` in its own thread (one that never delays the
+exit), with its own stdin and a bounded stdout. ``guard(seconds)``, when given, is a context manager factory
 armed around the run with the budget plus ``WATCHDOG_GRACE``: the process
 transport passes its watchdog, in-process callers (tests, ``run()``) pass none.
 """

@@ -45,13 +45,14 @@ class Worker:
             os.close(reply_write)
         self.used = time.monotonic()
 
-    def run(self, request, jobs, start, margin, apply):
-        """Send one request, apply its frames. Returns (status, reusable): status as ForkRunner's
-        (None: out of time; "": done; "worker exit 3": it died first). Out of time: every job
-        without a result is past its own timeout plus ``margin``, as ThreadRunner stops waiting
-        for a check at its own timeout; then the worker is killed."""
+    def run(self, request, jobs, start, isolated):
+        """Send one request, apply its frames (``isolated``: dispatch_isolated of the installed
+        tree, which reads them). Returns (status, reusable): status as ForkRunner's (None: out of
+        time; "": done; "worker exit 3": it died first). Out of time: every job without a result
+        is past its own timeout plus ``isolated.MARGIN``, as ThreadRunner stops waiting for a
+        check at its own timeout; then the worker is killed."""
         by_index = {job.row.index: job for job in jobs}
-        budget = max(job.row.timeout for job in jobs)
+        budget, margin = max(job.row.timeout for job in jobs), isolated.MARGIN
         deadline = start + budget + margin
         data = len(request).to_bytes(_HEADER, "big") + request
         try:
@@ -69,19 +70,15 @@ class Worker:
             chunk = os.read(self.reply_fd, 1 << 16)
             if not chunk:
                 return self._ended(deadline), False
-            buffer += chunk
-            while len(buffer) >= _HEADER:
-                size = int.from_bytes(buffer[:_HEADER], "big")
-                if len(buffer) < _HEADER + size:
-                    break
-                body, buffer = buffer[_HEADER:_HEADER + size], buffer[_HEADER + size:]
+            bodies, buffer = isolated.split_frames(buffer + chunk)
+            for number, body in enumerate(bodies, 1):
                 if not body:
                     self.used = time.monotonic()
-                    return "", not retire and not buffer
+                    return "", not retire and number == len(bodies) and not buffer
                 if body == _RETIRE:
                     retire = True
                 else:
-                    apply(by_index, body)
+                    isolated.apply_frame(by_index, body)
                     pending = [job.row.timeout for job in jobs if job.kind is None]
                     deadline = start + (max(pending) if pending else budget) + margin
 
@@ -220,7 +217,7 @@ class PoolRunner:
                  tuple(job.row.isolate)) for job in jobs]
         request = marshal.dumps((stdin_text, hooks_root, _cwd_of(stdin_text), rows))
         worker = self.pool.take()
-        status, reusable = worker.run(request, jobs, start, self.isolated.MARGIN, self.isolated.apply_frame)
+        status, reusable = worker.run(request, jobs, start, self.isolated)
         if reusable:
             self.pool.give(worker)
         else:
