@@ -119,10 +119,15 @@ def dispatch(call, manifest, stdin_text, runner=None):
 
             runner = ThreadRunner()
         runner.run(jobs, stdin_text, manifest.hooks_root)
-        for job in jobs:
-            job.contexts = contexts_from(job.output) if job.ran and job.kind != "timeout" else []
-            job.used = bool(job.contexts) and job.row.emits
+        conclude(jobs)
     return outcomes
+
+
+def conclude(jobs):
+    """Each run job's contexts (none after a timeout), and whether they go into the answer."""
+    for job in jobs:
+        job.contexts = contexts_from(job.output) if job.ran and job.kind != "timeout" else []
+        job.used = bool(job.contexts) and job.row.emits
 
 
 def render(call, outcomes):

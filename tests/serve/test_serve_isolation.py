@@ -107,25 +107,37 @@ def test_a_check_stays_imported_between_requests_until_its_file_changes(server):
     assert json.loads(server.post("PreToolUse", _tool("Say"))[1])["hookSpecificOutput"]["additionalContext"] == "1"
 
 
-LEAVES_A_THREAD = '''
+PID = '''
+import json, os, sys
+def main():
+    sys.stdin.read()
+    print(json.dumps({"hookSpecificOutput": {"hookEventName": "PreToolUse", "additionalContext": str(os.getpid())}}))
+'''
+LEAVES_A_THREAD = PID + '''
 import threading, time
+_main = main
 def main():
     threading.Thread(target=time.sleep, args=(600,), daemon=True).start()
+    _main()
 '''
 
 
 def test_a_worker_left_with_a_checks_thread_is_replaced(server):
-    """The check returns but leaves a thread running: its worker is not used again (the next
-    request runs in another worker, whose count starts at 1)."""
+    """The check returns but leaves a thread running: its worker is not used again."""
     _write_manifest(server, [
-        {"name": "count", "script": _check(server, "count.py", STATEFUL), "timeout": 5, "matcher": "^Say$"},
+        {"name": "pid", "script": _check(server, "pid.py", PID), "timeout": 5, "matcher": "^Say$"},
         {"name": "leak", "script": _check(server, "leak.py", LEAVES_A_THREAD), "timeout": 5, "matcher": "^Leak$"},
     ])
-    for _ in range(3):
-        server.post("PreToolUse", _tool("Say"))  # one worker has counted to 3 or so
-    assert server.post("PreToolUse", _tool("Leak")) == (200, b"")
-    status, body = server.post("PreToolUse", _tool("Say"))
-    assert status == 200 and json.loads(body)["hookSpecificOutput"]["additionalContext"] == "1"
+
+    def pid(tool):
+        status, body = server.post("PreToolUse", _tool(tool))
+        assert status == 200
+        return int(json.loads(body)["hookSpecificOutput"]["additionalContext"])
+
+    before = {pid("Say") for _ in range(3)}
+    leaked = pid("Leak")
+    after = {pid("Say") for _ in range(6)}
+    assert leaked not in after, (leaked, before, after)
 
 
 def test_a_hanging_check_keeps_its_neighbours_advice_and_its_own_timeout(server):

@@ -1,113 +1,89 @@
-"""The server's check workers: persistent processes (worker.py), each running one request's checks at a time.
+"""The server's check workers (worker.py): started, handed connections, supervised, stopped.
 
-    pool = Pool(hooks)                      # starts SPARE workers
-    PoolRunner(pool).run(jobs, stdin_text, hooks_root)   # the dispatcher's Runner interface
+    pool = Pool(hooks, secret)      # starts SPARE workers
+    worker = pool.free()            # a worker holding no connection, or None
+    worker.hand(connection)         # it serves that connection's requests until it says otherwise
 
-The server keeps what ``ForkRunner``'s parent does — selection, the deadline, validation of
-the frames, rendering — and hands the selected rows to a warm worker over a pipe instead of
-forking one. ``PoolRunner.run`` waits for each job no longer than its row's timeout plus
-``dispatch_isolated.MARGIN`` (ThreadRunner's per-check timeouts), then kills the worker; a
-worker that ran out of time, died, or asked to retire (a check still running, a thread left
-behind) is never used again, and a replacement is started in the background so that the next
-request finds a warm one. So a check that hangs, crashes, calls ``os._exit`` or holds the GIL costs the request it
-ran in, and the start of one worker.
+A worker owns the connection it is handed: it reads each request, runs the dispatcher and
+the selected checks, and writes the reply itself, so a request wakes no other process. It
+tells the server over its channel (a socketpair) only when it lets the connection go:
+``F`` (closed) or ``P`` (handed back, idle, when the server asked with ``R`` because another
+connection waits for a worker). The server keeps its own copy of every connection, so a
+worker that dies (``os._exit``, a signal, the kernel's alarm at its deadline) loses nothing
+but the request it was running: the shared page (shared.py) says whether one was under
+way, and its client then gets an empty reply (fail open).
 """
-import marshal
+import mmap
 import os
-import select
+import socket
 import subprocess
 import sys
-import threading
+import tempfile
 import time
 
+from hookmux.serve import shared
+
 WORKER = os.path.join(os.path.dirname(os.path.abspath(__file__)), "worker.py")
-SPARE = 2  # idle workers kept warm
-IDLE_TRIM_SECONDS = 120.0  # an idle worker above SPARE unused this long is stopped
-_HEADER = 4
-_RETIRE = marshal.dumps(("retire",))  # worker.RETIRE
+SPARE = 2  # free workers kept warm
+IDLE_TRIM_SECONDS = 120.0  # a free worker above SPARE unused this long is stopped
+KILL_GRACE = 1.0  # seconds past a worker's own deadline before the server kills it
+EMPTY_REPLY = b"HTTP/1.1 200 OK\r\nServer: hookmux\r\nContent-Type: application/json\r\nContent-Length: 0\r\nConnection: close\r\n\r\n"
 
 
 class Worker:
-    def __init__(self, hooks):
-        request_read, self.request_fd = os.pipe()
-        self.reply_fd, reply_write = os.pipe()
+    def __init__(self, hooks, secret):
+        self.channel, theirs = socket.socketpair()
+        page = tempfile.TemporaryFile()
         try:
+            page.truncate(shared.SIZE)
+            self.page = mmap.mmap(page.fileno(), shared.SIZE)
             self.proc = subprocess.Popen(
-                [sys.executable, "-S", "-E", WORKER, hooks, str(request_read), str(reply_write)],
-                pass_fds=(request_read, reply_write), stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL,
+                [sys.executable, "-S", "-E", WORKER, hooks, str(theirs.fileno()), str(page.fileno())],
+                pass_fds=(theirs.fileno(), page.fileno()), stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL,
                 stderr=subprocess.DEVNULL, cwd="/", close_fds=True)
         except BaseException:
-            for fd in (self.request_fd, self.reply_fd):
-                os.close(fd)
+            self.channel.close()
             raise
         finally:
-            os.close(request_read)
-            os.close(reply_write)
+            theirs.close()
+            page.close()
+        self.channel.sendall(len(secret).to_bytes(2, "big") + secret)
+        self.connection = None
+        self.asked = False  # to hand its idle connection back
         self.used = time.monotonic()
 
-    def run(self, request, jobs, start, isolated):
-        """Send one request, apply its frames (``isolated``: dispatch_isolated of the installed
-        tree, which reads them). Returns (status, reusable): status as ForkRunner's (None: out of
-        time; "": done; "worker exit 3": it died first). Out of time: every job without a result
-        is past its own timeout plus ``isolated.MARGIN``, as ThreadRunner stops waiting for a
-        check at its own timeout; then the worker is killed."""
-        by_index = {job.row.index: job for job in jobs}
-        budget, margin = max(job.row.timeout for job in jobs), isolated.MARGIN
-        deadline = start + budget + margin
-        data = len(request).to_bytes(_HEADER, "big") + request
-        try:
-            while data:
-                data = data[os.write(self.request_fd, data):]
-        except OSError:
-            return self._ended(deadline), False
-        buffer = b""
-        retire = False
-        while True:
-            remaining = deadline - time.monotonic()
-            if remaining <= 0 or not select.select([self.reply_fd], [], [], remaining)[0]:
-                self.kill()
-                return None, False
-            chunk = os.read(self.reply_fd, 1 << 16)
-            if not chunk:
-                return self._ended(deadline), False
-            bodies, buffer = isolated.split_frames(buffer + chunk)
-            for number, body in enumerate(bodies, 1):
-                if not body:
-                    self.used = time.monotonic()
-                    return "", not retire and number == len(bodies) and not buffer
-                if body == _RETIRE:
-                    retire = True
-                else:
-                    isolated.apply_frame(by_index, body)
-                    pending = [job.row.timeout for job in jobs if job.kind is None]
-                    deadline = start + (max(pending) if pending else budget) + margin
+    def hand(self, connection):
+        socket.send_fds(self.channel, [b"C"], [connection.fileno()])
+        self.connection = connection
+        self.asked = False
 
-    def _ended(self, deadline):
-        try:
-            status = self.proc.wait(max(0.0, deadline - time.monotonic()))
-        except subprocess.TimeoutExpired:
-            self.kill()
-            return None
-        return "worker signal %d" % -status if status < 0 else "worker exit %d" % status
+    def ask_back(self):
+        """Ask for its connection back when it is idle (another connection waits for a worker)."""
+        if not self.asked:
+            self.asked = True
+            try:
+                self.channel.send(b"R")
+            except OSError:
+                pass
+
+    def state(self):
+        return shared.read(self.page)
 
     def kill(self):
         try:
             self.proc.kill()
-            self.proc.wait()
         except OSError:
             pass
 
-    def close(self):
-        """Stop it: end of file on its request pipe ends an idle worker; a busy one is killed."""
-        for fd in (self.request_fd, self.reply_fd):
-            try:
-                os.close(fd)
-            except OSError:
-                pass
+    def close(self, wait=1.0):
+        """Stop it: end of file on its channel ends it; one that does not end in ``wait`` is killed."""
+        self.channel.close()
         try:
-            self.proc.wait(1.0)
+            self.proc.wait(wait)
         except subprocess.TimeoutExpired:
             self.kill()
+            self.proc.wait()
+        self.page.close()
 
     @property
     def pid(self):
@@ -115,129 +91,65 @@ class Worker:
 
 
 class Pool:
-    """Idle warm workers; ``take()`` one per request, ``give()`` it back or ``retire()`` it."""
+    """Every worker; ``free()`` gives one holding no connection, starting one if need be."""
 
-    def __init__(self, hooks, spare=SPARE):
+    def __init__(self, hooks, secret, spare=SPARE, most=8):
         self.hooks = hooks
+        self.secret = secret
         self.spare = spare
-        self.idle = []
-        self.lock = threading.Lock()
-        self.starting = 0
-        self.closed = False
-        self.all = set()
-        self._replenish()
+        self.most = most
+        self.all = []
+        self.top_up()
 
-    def take(self):
-        with self.lock:
-            worker = self.idle.pop() if self.idle else None
-        if worker is None:
-            worker = self._start()  # a cold worker: this request pays its start
-        self._replenish()
+    def free(self):
+        """A worker holding no connection (the one used last: its checks are warm), or None at ``most``."""
+        idle = [worker for worker in self.all if worker.connection is None]
+        if idle:
+            return max(idle, key=lambda worker: worker.used)
+        return self.start() if len(self.all) < self.most else None
+
+    def top_up(self):
+        """Keep ``spare`` workers free, so that a new connection finds a warm one."""
+        missing = self.spare - sum(1 for worker in self.all if worker.connection is None)
+        for _ in range(min(missing, self.most - len(self.all))):
+            self.start()
+
+    def start(self):
+        worker = Worker(self.hooks, self.secret)
+        self.all.append(worker)
         return worker
 
-    def give(self, worker):
-        with self.lock:
-            if not self.closed:
-                self.idle.append(worker)
-                return
-        self._stop(worker)
+    def holders(self):
+        return [worker for worker in self.all if worker.connection is not None]
 
-    def retire(self, worker):
-        threading.Thread(target=self._stop, args=(worker,), daemon=True).start()
-        self._replenish()
+    def remove(self, worker):
+        if worker in self.all:
+            self.all.remove(worker)
 
-    def trim(self):
-        """Stop idle workers beyond ``spare`` that went unused for IDLE_TRIM_SECONDS (after a burst)."""
-        now = time.monotonic()
-        with self.lock:
-            self.idle.sort(key=lambda worker: worker.used)
-            extra = len(self.idle) - self.spare
-            old = [worker for worker in self.idle[:max(0, extra)] if now - worker.used > IDLE_TRIM_SECONDS]
-            self.idle = [worker for worker in self.idle if worker not in old]
-        for worker in old:
-            self._stop(worker)
+    def overdue(self, now):
+        """Workers past their own deadline by KILL_GRACE (a check that took the alarm away)."""
+        late = []
+        for worker in self.all:
+            state, deadline, _ = worker.state()
+            if state != shared.IDLE and now > deadline + KILL_GRACE:
+                late.append(worker)
+        return late
+
+    def last_request(self):
+        return max((worker.state()[2] for worker in self.all), default=0.0)
+
+    def trim(self, now):
+        """Stop free workers beyond ``spare`` unused for IDLE_TRIM_SECONDS (after a burst)."""
+        idle = sorted((worker for worker in self.all if worker.connection is None), key=lambda worker: worker.used)
+        for worker in idle[:max(0, len(idle) - self.spare)]:
+            if now - max(worker.used, worker.state()[2]) > IDLE_TRIM_SECONDS:
+                self.remove(worker)
+                worker.close()
 
     def pids(self):
-        with self.lock:
-            return [worker.pid for worker in self.all]
+        return [worker.pid for worker in self.all]
 
     def close(self):
-        with self.lock:
-            self.closed = True
-            workers, self.idle = list(self.all), []
+        workers, self.all = self.all, []
         for worker in workers:
-            self._stop(worker)
-
-    def _start(self):
-        worker = Worker(self.hooks)
-        with self.lock:
-            self.all.add(worker)
-        return worker
-
-    def _stop(self, worker):
-        worker.close()
-        with self.lock:
-            self.all.discard(worker)
-
-    def _replenish(self):
-        with self.lock:
-            missing = self.spare - len(self.idle) - self.starting
-            if self.closed or missing <= 0:
-                return
-            self.starting += missing
-        threading.Thread(target=self._start_spares, args=(missing,), daemon=True).start()
-
-    def _start_spares(self, count):
-        for _ in range(count):
-            try:
-                worker = self._start()
-            except Exception:
-                worker = None
-            with self.lock:
-                self.starting -= 1
-                if worker is not None and not self.closed:
-                    self.idle.append(worker)
-                    worker = None
-            if worker is not None:
-                self._stop(worker)
-
-
-class PoolRunner:
-    """The Runner interface (hooks/_dispatch/dispatch_runner.py) over a warm worker of ``pool``."""
-
-    def __init__(self, pool, isolated):
-        self.pool = pool
-        self.isolated = isolated  # dispatch_isolated of the installed tree: MARGIN, the frame reader
-
-    def run(self, jobs, stdin_text, hooks_root):
-        if not jobs:
-            return
-        start = time.monotonic()
-        rows = [(job.row.index, job.row.name, job.row.path, tuple(job.row.args), job.row.timeout,
-                 tuple(job.row.isolate)) for job in jobs]
-        request = marshal.dumps((stdin_text, hooks_root, _cwd_of(stdin_text), rows))
-        worker = self.pool.take()
-        status, reusable = worker.run(request, jobs, start, self.isolated)
-        if reusable:
-            self.pool.give(worker)
-        else:
-            self.pool.retire(worker)
-        for job in jobs:
-            if job.kind is None:  # no frame: out of time, or the worker ended while it ran
-                job.ran = True
-                job.kind, job.detail = ("error", status) if status else ("timeout", "timeout")
-                job.elapsed_ms = (time.monotonic() - start) * 1000
-
-
-def _cwd_of(stdin_text):
-    """The payload's ``cwd`` (the folder the command hook would run in), or None."""
-    if '"cwd"' not in stdin_text:
-        return None
-    try:
-        import json
-
-        payload = json.loads(stdin_text)
-    except (ValueError, RecursionError):
-        return None
-    cwd = payload.get("cwd") if isinstance(payload, dict) else None
-    return cwd if isinstance(cwd, str) and os.path.isabs(cwd) else None
+            worker.close()

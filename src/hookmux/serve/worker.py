@@ -1,80 +1,113 @@
-"""One persistent check worker of ``hookmux serve``: runs the selected checks of one request at a time.
+"""One persistent worker of ``hookmux serve``: serves the connections the server hands it, one at a time.
 
-    python -S -E worker.py HOOKS_ROOT REQUEST_FD REPLY_FD     # started by pool.py, never by hand
+    python -S -E worker.py HOOKS_ROOT CHANNEL_FD PAGE_FD     # started by pool.py, never by hand
 
-Standard library only, and it imports nothing of the ``hookmux`` package: it runs the
-dispatcher's runtime of the installed hooks tree (``dispatch_runner``'s ``Check``: the import
-under a synthetic name, the thread-local streams, the bounded capture, the report) the way
-``ThreadRunner`` does, with these differences, which make a warm request cost microseconds:
+For each request on its connection it does what the command hook's process does — reads the
+payload, ``dispatch_core.run()`` of the installed hooks tree (manifest, selection, the checks,
+rendering, the terminal ledger after the reply) — and writes the reply itself: a request
+wakes this process and no other. Standard library only; it imports nothing of the
+``hookmux`` package (connection.py and shared.py are loaded from beside it).
+
+It runs the checks with the dispatcher's ``dispatch_runner.Check`` (the import under a
+synthetic name, the thread-local streams, the bounded capture) as ``ThreadRunner`` does,
+with these differences, which make a warm request cost microseconds:
 
 - a check stays imported between requests, keyed by the files it depends on (the script, the
   ``.py`` files of its folder and of ``_common``, and every module its import loaded), each
   compared by ``(mtime_ns, size, inode)`` when a request selects it: a changed file is imported
   afresh for that very request. The whole tree is rescanned at most once a second after a
   reply, which catches files a check loads by path while it runs;
-- the checks run one after another in the worker's main thread, not in a new thread each;
-  when one has run ``RESCUE_SECONDS`` (a hang, or real work), a rescuer thread starts every
-  check not started yet at once, each in a thread kept for the worker's life, so a slow or
-  hanging check still delays its neighbours by that much only;
-- the streams stay installed for the worker's life, and the checks run in the payload's
-  ``cwd`` (``/`` when it has none or it is gone), as the command hook runs in the host's.
+- the checks run one after another in the main thread, not in a new thread each; when one
+  has run ``RESCUE_SECONDS`` (a hang, or real work), the rescuer thread starts every check
+  not started yet at once, each in a thread kept for the worker's life, so a slow or hanging
+  check delays its neighbours by that much only; and when the main thread is still inside a
+  check at the deadline (its row's timeout), the rescuer writes the reply from the checks
+  that finished and ends the worker;
+- the kernel's alarm (SIGALRM, default action) ends the worker a margin after the deadline
+  whatever holds the interpreter (a GIL-holding regex); the server kills it a second later
+  still (a check that took the alarm away). Either way the server answers its client empty;
+- the checks run in the payload's ``cwd`` (``/`` when it has none or it is gone).
 
-Request frame (4-byte length + ``marshal``): ``(stdin_text, hooks_root, cwd, rows)``, ``rows``
-being ``(index, name, path, args, timeout, isolate)`` tuples. Reply: ``dispatch_isolated``'s
-job frames — held back and sent with the done frame in one write, or as they come once the
-rescuer has woken (so a neighbour that then ends the worker does not take them along) —
-then ``RETIRE`` when this worker must not be reused (a check ran out of time and may still
-run, a check left a thread running), then the empty done frame. The server enforces the
-deadlines (pool.py) and kills a worker that is late. End of file on the request pipe (the
-server is gone) ends the worker.
+A worker retires (exits after the reply; the server keeps the connection) when a check ran
+out of time or left a thread running, since such a thread may write into a later request.
+Channel: the server sends ``C`` with a connection's fd, ``R`` to ask for an idle connection
+back; the worker answers ``F`` (closed) or ``P`` (handed back). End of file: the server is
+gone, and the worker exits.
 """
 import _thread
-import marshal
+import mmap
 import os
+import select
+import signal
+import socket
 import sys
 import time
 
-RETIRE = marshal.dumps(("retire",))
 RESCAN_SECONDS = 1.0
 RESCUE_SECONDS = 0.05
 COLLECT_EVERY = 1000
-_HEADER = 4
+ALARM_GRACE = 0.5  # seconds past the deadline (+ the dispatcher's margin) the kernel's alarm waits
+SELECTING_SECONDS = 5.0  # the deadline the server sees before the checks' own is known
 
 
 def main(argv):
-    hooks_root, request_fd, reply_fd = os.path.abspath(argv[1]), int(argv[2]), int(argv[3])
+    hooks_root, channel_fd, page_fd = os.path.abspath(argv[1]), int(argv[2]), int(argv[3])
+    import connection
+    import shared
+
+    # Loaded beside this file; a check's own helper of the same name must not find them.
+    del sys.modules["connection"], sys.modules["shared"]
+
+    page = mmap.mmap(page_fd, shared.SIZE)
+    os.close(page_fd)
+    channel = socket.socket(fileno=channel_fd)
+    secret = _read_exactly(channel, int.from_bytes(_read_exactly(channel, 2), "big"))
     # As dispatch.py sees it: its own folder first, the hooks tree after.
     sys.path[0] = os.path.join(hooks_root, "_dispatch")
     if hooks_root not in sys.path:
         sys.path.append(hooks_root)
+    import dispatch_core
     import dispatch_isolated
     import dispatch_runner
+    from _common import ledger
+    from _common import manifest as manifest_module
 
     dispatch_runner.prepare().installed().__enter__()  # for the worker's life
-    worker = Worker(dispatch_runner, _sender(dispatch_isolated.FrameWriter)(reply_fd), hooks_root)
-    requests = _Frames(request_fd)
+    engine = Engine(dispatch_core, dispatch_runner, ledger, manifest_module, dispatch_isolated.MARGIN)
+    worker = Worker(engine, hooks_root, channel, page, shared, connection, secret)
     while True:
-        body = requests.next()
-        if body is None:
+        data, fds, _, _ = socket.recv_fds(channel, 1, 1)
+        if not data:
             os._exit(0)
-        try:
-            stdin_text, root, cwd, rows = marshal.loads(body)
-            retire = worker.serve(stdin_text, root, cwd, rows)
-        except BaseException:
-            retire = True
-        if retire:
-            worker.send.frame(RETIRE)
-        worker.send.done()  # with the held frames, in one write
-        if retire:
-            os._exit(0)
-        worker.after_reply()
+        if data == b"C" and fds:
+            channel.sendall(worker.serve_connection(socket.socket(fileno=fds[0])))
+        else:  # a late "R": this worker holds no connection any more
+            for fd in fds:
+                os.close(fd)
+
+
+class Engine:
+    """The installed tree's dispatcher modules, as the worker uses them."""
+
+    def __init__(self, core, runner, ledger, manifest, margin):
+        self.core = core
+        self.runner = runner
+        self.ledger = ledger
+        self.manifest = manifest
+        self.margin = margin
 
 
 class Worker:
-    def __init__(self, runner, send, hooks_root):
-        self.runner = runner
-        self.send = send
+    def __init__(self, engine, hooks_root, channel, page, shared, connection, secret):
+        self.engine = engine
         self.hooks_root = hooks_root
+        self.channel = channel
+        self.page = page
+        self.shared = shared
+        self.connection = connection
+        self.secret = secret
+        self.manifest_path = os.path.join(hooks_root, "_dispatch", "manifest.json")
+        self.manifest_cache = None
         self.cache = {}  # (script, root, isolate) -> (dependencies, their stamps, main)
         self.slots = []
         self.threads = None  # how many threads run between requests: counted at the first one
@@ -83,30 +116,133 @@ class Worker:
         self.cwd = None
         self.served = 0
         self.lock = _thread.allocate_lock()
-        self.stdin_text, self.queue, self.rescued, self.running_since = "", [], [], None
+        self.queue, self.rescued, self.running_since = [], [], None
+        self.current = None  # the request whose checks run: what the rescuer needs to answer it
+        self.retire = False
         _thread.start_new_thread(self._rescuer, ())
 
-    def serve(self, stdin_text, root, cwd, rows):
-        """Run one request's checks; True when this worker must be retired afterwards."""
-        self._chdir(cwd)
+    # ------------------------------------------------------------ the connection
+
+    def serve_connection(self, sock):
+        """Serve ``sock``'s requests; b"F" once it is closed, b"P" when handed back to the server."""
+        conn = self.connection.Connection(sock, self.secret)
+        poller = select.poll()
+        poller.register(sock.fileno(), select.POLLIN)
+        poller.register(self.channel.fileno(), select.POLLIN)
+        give_back = False
+        while True:
+            if conn.idle:
+                ready = dict(poller.poll(0 if give_back else None))
+                if self.channel.fileno() in ready:
+                    message = self.channel.recv(1)
+                    if not message:
+                        os._exit(0)  # the server is gone
+                    give_back = give_back or message == b"R"
+                if sock.fileno() not in ready:
+                    if give_back:
+                        sock.close()  # this copy only: the server keeps the connection
+                        return b"P"
+                    continue
+            request = conn.next_request()
+            if request is None:
+                conn.end()
+                return b"F"
+            if request.kind == "health":
+                conn.reply(200, b'{"pid": %d}' % os.getppid(), close=not request.keep)
+            else:
+                self.answer(conn, request)
+            if not request.keep:
+                conn.end()
+                return b"F"
+
+    def answer(self, conn, request):
+        now = time.monotonic()
+        self._mark(self.shared.BUSY, now + SELECTING_SECONDS, now)
+        later = []
+        text = request.body.decode("utf-8", "replace")
+
+        def observe(call, outcomes, failure):
+            event, host = (call.name, call.host) if call is not None else (None, None)
+            duration_ms = (time.monotonic() - now) * 1000
+            later.append(self.engine.ledger.from_outcomes(event, host, outcomes, failure, duration_ms))
+
+        self.current = _Current(conn, request, text, now)
+        manifest, hooks_root = self._manifest()
+        output = self.engine.core.run(request.event, text, manifest=manifest, hooks_root=hooks_root, runner=self,
+                                      observe=observe)
+        with self.lock:
+            current, self.current = self.current, None
+            answered = current is None or current.answered
+            if not answered:
+                current.answered = True
+        while answered:  # the rescuer answered this request and ends the worker
+            time.sleep(1)
+        self._reply(conn, output, request, later)
+        if self.retire:
+            os._exit(0)
+        self._after_reply()
+
+    def _reply(self, conn, output, request, later):
+        now = time.monotonic()
+        self._mark(self.shared.REPLYING, now + self.connection.READ_TIMEOUT, now)
+        try:
+            conn.reply(200, output.encode("utf-8", "surrogatepass"), close=not request.keep)
+        except OSError:
+            pass
+        self._mark(self.shared.IDLE, 0.0, time.monotonic())
+        for record in later:  # after the reply: the host is not kept waiting for the ledger
+            self.engine.ledger.write_dispatch(record)
+
+    def _mark(self, state, deadline, last):
+        self.shared.write(self.page, state, deadline, last)
+
+    def _manifest(self):
+        """The manifest as ``run()`` takes it: its parsed JSON and hooks root, read again when the
+        file's (mtime, size, inode) changes; else its path, and ``run()`` says what is wrong."""
+        try:
+            info = os.stat(self.manifest_path)
+            stamp = (info.st_mtime_ns, info.st_size, info.st_ino)
+        except OSError:
+            return self.manifest_path, None
+        known = self.manifest_cache
+        if known is None or known[0] != stamp:
+            try:
+                loaded = self.engine.manifest.load(self.manifest_path)
+            except Exception:
+                return self.manifest_path, None
+            known = self.manifest_cache = (stamp, loaded.data, loaded.hooks_root)
+        return known[1], known[2]
+
+    # ------------------------------------------------------------ the Runner interface
+
+    def run(self, jobs, stdin_text, hooks_root):
+        """Run the selected checks (dispatch_runner's Runner interface), the rescuer watching."""
+        self._chdir(_cwd_of(stdin_text))
         if self.threads is None:
-            self.threads = _thread._count()  # the rescuer and the pool's threads
-        jobs = [_Job(_Row(*row)) for row in rows]
-        checks = [self.runner.Check(job, root, self.send.job) for job in jobs]
-        budget_end = time.monotonic() + max(check.timeout for check in checks)
+            self.threads = _thread._count()  # the rescuer's and the main thread
+        checks = [self.engine.runner.Check(job, hooks_root) for job in jobs]
+        start = time.monotonic()
+        budget = max(check.timeout for check in checks)
+        budget_end = start + budget
+        self._mark(self.shared.BUSY, budget_end + self.engine.margin + ALARM_GRACE, start)
+        signal.signal(signal.SIGALRM, signal.SIG_DFL)
+        signal.setitimer(signal.ITIMER_REAL, budget + self.engine.margin + ALARM_GRACE)
+        try:
+            retire, imported, slots = self._run_checks(jobs, checks, stdin_text, budget_end)
+        finally:
+            signal.setitimer(signal.ITIMER_REAL, 0)
+        self.retire = retire or self._threads_left(len(self.slots) - slots, imported)
+
+    def _run_checks(self, jobs, checks, stdin_text, budget_end):
         slots = len(self.slots)
         loaded, retire, imported = self._load(checks, budget_end)
-        if not loaded:
-            return retire or self._threads_left(len(self.slots) - slots, imported)
-        # One after another in this thread: a thread per check costs more than most checks.
-        # When one has run RESCUE_SECONDS, the rescuer starts those not started yet at once,
-        # each in a thread of its own, as ThreadRunner runs them all.
-        self.send.hold()
         start = time.monotonic()
         for check in loaded:
             check.started = start
         with self.lock:
-            self.stdin_text, self.queue, self.rescued = stdin_text, list(loaded), []
+            self.current.jobs, self.current.checks, self.current.start = jobs, loaded, start
+            self.queue, self.rescued = list(loaded), []
+        # One after another in this thread: a thread per check costs more than most checks.
         while True:
             with self.lock:
                 if not self.queue:
@@ -114,11 +250,13 @@ class Worker:
                     break
                 check = self.queue.pop(0)
                 self.running_since = time.monotonic()
-            _then_release(check.call, _NO_LOCK, stdin_text)
+            _run_check(check, stdin_text)
         for check, slot in self.rescued:
             if not slot.wait(min(start + check.timeout, budget_end)):
                 retire = True  # its thread still runs the check
-        return retire or self._threads_left(len(self.slots) - slots, imported)
+        with self.lock:
+            _collect(loaded, start, budget_end)
+        return retire, imported, slots
 
     def _threads_left(self, new_slots, imported):
         """Whether a check left a thread running (at import or in main()): then this worker is
@@ -135,17 +273,43 @@ class Worker:
         while True:
             time.sleep(RESCUE_SECONDS)
             with self.lock:
-                since = self.running_since
-                if since is None or time.monotonic() - since < RESCUE_SECONDS:
+                since, current = self.running_since, self.current
+                if since is None or current is None or current.checks is None:
                     continue
-                if self.send.holding:
-                    self.send.release_held()  # the server learns of the checks that finished
-                taken, self.queue = self.queue, []
-                while len(self.slots) < len(taken):
-                    self.slots.append(_Slot())
-                for check, slot in zip(taken, self.slots):
-                    slot.submit(check, self.stdin_text)
-                    self.rescued.append((check, slot))
+                now = time.monotonic()
+                if now - since >= RESCUE_SECONDS and self.queue:
+                    taken, self.queue = self.queue, []
+                    while len(self.slots) < len(taken):
+                        self.slots.append(_Slot())
+                    for check, slot in zip(taken, self.slots):
+                        slot.submit(check, current.text)
+                        self.rescued.append((check, slot))
+                pending = [check.timeout for check in current.checks if check.finished is None]
+                if not pending or now < current.start + max(pending) or current.answered:
+                    continue
+                # The main thread is still inside a check past its deadline: answer from here.
+                current.answered = True
+                _collect(current.checks, current.start, current.start + max(c.timeout for c in current.checks))
+            self._answer_late(current)
+
+    def _answer_late(self, current):
+        core = self.engine.core
+        output, failure = "", None
+        try:
+            call = core._event.parse(current.text, current.request.event, None)
+            core.conclude(current.jobs)
+            output = core.render(call, current.jobs)
+        except BaseException:
+            call, failure = None, "dispatcher-error"
+        later = []
+        try:
+            event, host = (call.name, call.host) if call is not None else (None, None)
+            later.append(self.engine.ledger.from_outcomes(event, host, current.jobs, failure,
+                                                          (time.monotonic() - current.received) * 1000))
+        except Exception:
+            pass
+        self._reply(current.conn, output, current.request, later)
+        os._exit(0)
 
     def _chdir(self, cwd):
         """The checks run in the payload's cwd, as the command hook runs in the host's; else in /."""
@@ -192,7 +356,6 @@ class Worker:
                 continue
             job = check.job
             job.kind, job.detail = ("error", check.load_error) if check.load_error else ("timeout", "import timed out")
-            self.send.job(job)
         return loaded, not finished, True
 
     def _import(self, check):
@@ -218,13 +381,12 @@ class Worker:
         self.cache[(check.script, check.root, check.isolate)] = (files, [_stamp(path, stamps) for path in files],
                                                                  check.main)
 
-    def after_reply(self):
-        """Housekeeping while the server answers. Every COLLECT_EVERY requests, a full garbage
-        collection: each run leaves reference cycles (a capture and its ``buffer``) that the
-        young generations promote, and the oldest one is collected too rarely to keep a
-        long-lived worker's memory flat. At most once a second: any change of a .py file under
-        the hooks tree drops every imported check (a file a check loads by path while it runs
-        is seen here)."""
+    def _after_reply(self):
+        """Housekeeping before the next request. Every COLLECT_EVERY requests, a full garbage
+        collection: each run leaves reference cycles that the young generations promote, and
+        the oldest one is collected too rarely to keep a long-lived worker's memory flat. At
+        most once a second: any change of a .py file under the hooks tree drops every imported
+        check (a file a check loads by path while it runs is seen here)."""
         self.served += 1
         if self.served % COLLECT_EVERY == 0:
             import gc
@@ -240,69 +402,37 @@ class Worker:
             self.cache.clear()
 
 
-def _sender(base):
-    """dispatch_isolated's frame writer, holding back the frames of a request's jobs until its
-    done frame, so that they leave in one write (each write wakes the server). Once the
-    rescuer has started threads (a check ran long), held and later frames go out at once, as
-    ForkRunner's worker sends them, so a neighbour that then ends the worker loses them not."""
+class _Current:
+    """The request whose checks run now."""
 
-    class Sender(base):
-        def __init__(self, fd):
-            base.__init__(self, fd)
-            self.holding = False
-            self.held = b""
+    __slots__ = ("conn", "request", "text", "received", "jobs", "checks", "start", "answered")
 
-        def hold(self):
-            self.holding = True
-
-        def release_held(self):
-            with self.lock:
-                self.holding = False
-                self._write(b"")
-
-        def frame(self, body):
-            frame = len(body).to_bytes(_HEADER, "big") + body
-            with self.lock:
-                if body and self.holding:
-                    self.held += frame
-                    return
-                self.holding = False
-                self._write(frame)
-
-        def _write(self, frame):
-            data, self.held = self.held + frame, b""
-            while data:
-                data = data[os.write(self.fd, data):]
-
-    return Sender
+    def __init__(self, conn, request, text, received):
+        self.conn, self.request, self.text, self.received = conn, request, text, received
+        self.jobs = self.checks = self.start = None
+        self.answered = False
 
 
-class _NoLock:
-    def release(self):
+def _collect(checks, start, budget_end):
+    """Each check's result onto its job, as ThreadRunner records it: late or unfinished is a timeout."""
+    for check in checks:
+        job, finished = check.job, check.finished
+        if job.ran:
+            continue
+        job.ran = True
+        job.elapsed_ms = ((finished or time.monotonic()) - start) * 1000
+        if finished is None or finished - start > check.timeout or finished > budget_end:
+            job.kind, job.detail = "timeout", "timeout"
+            continue
+        job.kind, job.detail = check.kind, check.detail
+        job.output = check.stdout.getvalue()
+
+
+def _run_check(check, stdin_text):
+    try:
+        check.call(stdin_text)
+    except BaseException:
         pass
-
-
-_NO_LOCK = _NoLock()
-
-
-class _Row:
-    __slots__ = ("index", "name", "path", "args", "timeout", "isolate")
-
-    def __init__(self, index, name, path, args, timeout, isolate):
-        self.index, self.name, self.path, self.args, self.timeout = index, name, path, list(args), timeout
-        self.isolate = tuple(isolate)
-
-
-class _Job:
-    """What ``Check`` fills in (dispatch_core's Outcome fields a runner sets)."""
-
-    __slots__ = ("row", "ran", "kind", "detail", "elapsed_ms", "output")
-
-    def __init__(self, row):
-        self.row = row
-        self.ran = False
-        self.kind = self.detail = self.elapsed_ms = None
-        self.output = ""
 
 
 class _Slot:
@@ -374,24 +504,28 @@ def _scan(root):
     return found
 
 
-class _Frames:
-    """Length-prefixed frames from a pipe; None at end of file."""
+def _cwd_of(stdin_text):
+    """The payload's ``cwd`` (the folder the command hook would run in), or None."""
+    if '"cwd"' not in stdin_text:
+        return None
+    try:
+        import json
 
-    def __init__(self, fd):
-        self.fd = fd
-        self.buffer = b""
+        payload = json.loads(stdin_text)
+    except (ValueError, RecursionError):
+        return None
+    cwd = payload.get("cwd") if isinstance(payload, dict) else None
+    return cwd if isinstance(cwd, str) and os.path.isabs(cwd) else None
 
-    def next(self):
-        while True:
-            if len(self.buffer) >= _HEADER:
-                size = int.from_bytes(self.buffer[:_HEADER], "big")
-                if len(self.buffer) >= _HEADER + size:
-                    body, self.buffer = self.buffer[_HEADER:_HEADER + size], self.buffer[_HEADER + size:]
-                    return body
-            chunk = os.read(self.fd, 1 << 16)
-            if not chunk:
-                return None
-            self.buffer += chunk
+
+def _read_exactly(sock, size):
+    data = b""
+    while len(data) < size:
+        chunk = sock.recv(size - len(data))
+        if not chunk:
+            os._exit(0)
+        data += chunk
+    return data
 
 
 if __name__ == "__main__":
