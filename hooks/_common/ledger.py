@@ -125,11 +125,36 @@ def _compact(state, path, limit):
 
 
 def read_records(path):
-    """Every JSON object line of ``path`` in file order; [] when it does not exist."""
+    """Every JSON object line of ``path`` in file order; [] when it does not exist.
+
+    A process that reads the same file again (``hookmux serve``'s workers) parses only what was
+    appended since: the records read before are kept, keyed by the file's identity, as long as
+    it only grew (a compaction writes a new file). Callers must not change the records."""
     try:
         with open(path, "rb") as handle:
+            info = os.fstat(handle.fileno())
+            identity = (info.st_dev, info.st_ino)
+            known = _READ.get(path)
+            if known is not None and known[0] == identity and known[1] <= info.st_size:
+                handle.seek(known[1])
+                offset, records = known[1], list(known[2])
+            else:
+                offset, records = 0, []
             data = handle.read()
     except FileNotFoundError:
+        _READ.pop(path, None)
+        return []
+    whole = data.rfind(b"\n") + 1  # a last line without its end is parsed, not kept
+    records.extend(_parse(data[:whole]))
+    _READ[path] = (identity, offset + whole, tuple(records))
+    return records + _parse(data[whole:]) if whole < len(data) else records
+
+
+_READ = {}  # path -> (file identity, bytes parsed, their records)
+
+
+def _parse(data):
+    if not data:
         return []
     import json
 

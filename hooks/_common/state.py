@@ -18,6 +18,9 @@ LOCK_TIMEOUT = 5.0
 SEEN_VERSION = 1
 MAX_SEEN_ENTRIES = 1000
 TEMP_GRACE = 60.0
+# A folder of per-session files is swept at most this often (by all processes together).
+PRUNE_EVERY = 60.0
+PRUNE_MARK = ".pruned"
 FUTURE_SLACK = 60.0
 
 
@@ -228,7 +231,8 @@ def mark_seen(namespace, session_id, ids, ttl, now=None):
             if len(seen) > MAX_SEEN_ENTRIES:
                 seen = dict(sorted(seen.items(), key=lambda item: item[1])[-MAX_SEEN_ENTRIES:])
             atomic_write_json(path, {"version": SEEN_VERSION, "seen": seen})
-            _prune(directory, now, ttl, keep=os.path.basename(path))
+            if prune_due(directory, now):
+                _prune(directory, now, ttl, keep=os.path.basename(path))
     return new
 
 
@@ -243,6 +247,25 @@ def _load_seen(path):
         if isinstance(key, str) and isinstance(stamp, (int, float)) and not isinstance(stamp, bool)
         and stamp == stamp and abs(stamp) != float("inf")
     }
+
+
+def prune_due(directory, now):
+    """Whether the session files of ``directory`` are to be swept now: at most once in
+    PRUNE_EVERY seconds, by whichever process comes first (the mark file's mtime says when the
+    last sweep was; a mark from the future counts as old). A sweep stats every file of the
+    folder, one per session: on each new session that cost grew with the number of sessions."""
+    mark = os.path.join(directory, PRUNE_MARK)
+    try:
+        if 0 <= now - os.stat(mark).st_mtime < PRUNE_EVERY:
+            return False
+    except OSError:
+        pass
+    try:
+        os.close(os.open(mark, os.O_WRONLY | os.O_CREAT, 0o600))
+        os.utime(mark, (now, now))
+    except OSError:
+        pass
+    return True
 
 
 def _prune(directory, now, ttl, keep):

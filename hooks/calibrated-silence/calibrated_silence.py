@@ -253,7 +253,8 @@ def _watch(type, key, session_id, repeat, origin, now):
         return []
 
     update_session(session_id, add)
-    _prune(now, 2 * settings()["pending_seconds"])
+    if _common().state.prune_due(state_root(), now):
+        _prune(now, 2 * settings()["pending_seconds"])
 
 
 def _prune(now, idle):

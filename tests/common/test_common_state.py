@@ -223,3 +223,12 @@ def test_seen_map_distrusts_stamps_from_the_future(state_root):
     _common.mark_seen("ns", "s", ["A"], ttl=3600, now=10_000)
     assert _common.mark_seen("ns", "s", ["A"], ttl=3600, now=9_950) == []  # within the slack
     assert _common.mark_seen("ns", "s", ["A"], ttl=3600, now=5_000) == ["A"]  # clock set back
+
+
+def test_the_session_sweep_runs_at_most_once_a_minute(tmp_path):
+    folder = str(tmp_path)
+    assert state.prune_due(folder, 1000.0)
+    assert not state.prune_due(folder, 1000.0 + state.PRUNE_EVERY - 1)
+    assert state.prune_due(folder, 1000.0 + state.PRUNE_EVERY)
+    assert state.prune_due(folder, 500.0)  # a mark from the future (the clock was set back) is old
+    assert not state.prune_due(folder, 501.0)

@@ -60,7 +60,8 @@ def test_run_with_temporary_manifest_emits_once(state):
     payload = claude_payload(FORCE_PUSH)
     assert "GIT-FORCE-PUSH-MAIN" in only_context(dispatch.run("PreToolUse", payload, manifest=manifest(contra_row())))
     assert dispatch.run("PreToolUse", payload, manifest=manifest(contra_row())) == ""
-    assert len(os.listdir(state / "contraindication")) == 2  # the lock and one session file
+    names = sorted(os.listdir(state / "contraindication"))  # the lock, the sweep's mark, one session file
+    assert names[:2] == [".lock", ".pruned"] and len(names) == 3 and names[2].startswith("seen-")
 
 
 def test_run_through_shipped_manifest_with_repo_hooks_root(state):
@@ -141,7 +142,7 @@ def test_thirty_two_dispatcher_processes_emit_exactly_once(tmp_path):
     assert "GIT-FORCE-PUSH-MAIN" in json.loads(emitted[0])["hookSpecificOutput"]["additionalContext"]
     files = os.listdir(tmp_path / "state" / "contraindication")
     session_files = [name for name in files if name.startswith("seen-")]
-    assert sorted(files) == sorted([".lock", *session_files]) and len(session_files) == 1
+    assert sorted(files) == sorted([".lock", ".pruned", *session_files]) and len(session_files) == 1
     data = json.loads((tmp_path / "state" / "contraindication" / session_files[0]).read_text())
     assert set(data["seen"]) == {"GIT-FORCE-PUSH-MAIN"}
 

@@ -142,3 +142,32 @@ def test_a_dispatcher_failure_wins():
     rec = ledger.from_outcomes(None, None, None, "dispatcher-error", 1.0)
     assert (rec["event"], rec["host"], rec["outcome"], rec["reason"], rec["rows"]) == (
         "none", "?", "failed-open", "dispatcher-error", [])
+
+
+def test_a_reread_parses_only_what_was_appended_and_sees_every_change(state, monkeypatch):
+    """A warm process (hookmux serve's worker) keeps what it parsed; the answer stays the file's."""
+    path = state / "history.jsonl"
+    ledger.append_records(str(path), [{"n": 1}, {"n": 2}])
+    assert [r["n"] for r in ledger.read_records(str(path))] == [1, 2]
+    parsed = []
+    real = ledger._parse
+    monkeypatch.setattr(ledger, "_parse", lambda data: parsed.append(data) or real(data))
+    ledger.append_records(str(path), [{"n": 3}])
+    assert [r["n"] for r in ledger.read_records(str(path))] == [1, 2, 3]
+    assert parsed[0] == b'{"n":3}\n'  # the new line only
+    with open(path, "ab") as handle:  # a line still being written: parsed, not kept
+        handle.write(b'{"n":4}')
+    assert [r["n"] for r in ledger.read_records(str(path))] == [1, 2, 3, 4]
+    with open(path, "ab") as handle:
+        handle.write(b'\n{"n":5,')
+    assert [r["n"] for r in ledger.read_records(str(path))] == [1, 2, 3, 4]
+    with open(path, "ab") as handle:
+        handle.write(b'"m":0}\n')
+    assert ledger.read_records(str(path))[3:] == [{"n": 4}, {"n": 5, "m": 0}]
+    state_module = ledger._state()
+    state_module.atomic_write_text(str(path), '{"n":9}\n')  # a compaction: another file
+    assert ledger.read_records(str(path)) == [{"n": 9}]
+    path.unlink()
+    assert ledger.read_records(str(path)) == []
+    ledger.append_records(str(path), [{"n": 10}])
+    assert ledger.read_records(str(path)) == [{"n": 10}]
