@@ -102,7 +102,10 @@ class Row:
 
 
 def load(source=None, hooks_root=None):
-    """The manifest at ``source`` (a path; default the shipped one) or the dict ``source``."""
+    """The manifest at ``source`` (a path; default the shipped one), the dict ``source``, or
+    ``source`` itself when it is a loaded Manifest (a resident server keeps one)."""
+    if isinstance(source, Manifest):
+        return source
     if isinstance(source, dict):
         return from_data(source, None, hooks_root)
     path = os.path.abspath(source or SHIPPED)

@@ -67,7 +67,7 @@ class Outcome:
 def run(event, stdin_text, *, manifest=None, hooks_root=None, trace=None, runner=None, observe=None, host=None):
     """Dispatch one hook event; return exactly what the entry point prints.
 
-    ``manifest`` is a path or an already-loaded dict (default: manifest.json
+    ``manifest`` is a path, an already-parsed dict or a loaded Manifest (default: manifest.json
     beside this file). ``trace`` is a callable taking one line, or None.
     ``runner`` defaults to a ``ThreadRunner`` without a watchdog. ``observe``,
     when given, is called once with ``(call, outcomes, failure)`` at the end (the

@@ -133,9 +133,12 @@ def tally(records, type, key, now, tunables):
              "acted": 0, "ignored": 0, "annoyed": 0, "annoyed_recent": 0, "unknown": 0}
     interjected, reacted, annoyed, events = set(), {}, {}, set()
     for index, record in enumerate(records):
+        record_key = record.get("key")
+        if record_key != key and record_key != ANY_KEY:
+            continue
         if record.get("type") != type or record.get("v") != VERSION:
             continue
-        kind, record_key, session = record.get("k"), record.get("key"), record.get("s")
+        kind, session = record.get("k"), record.get("s")
         stamp = record.get("t")
         if not isinstance(stamp, (int, float)) or isinstance(stamp, bool):
             continue

@@ -197,7 +197,7 @@ class Worker:
         self.shared.write(self.page, state, deadline, last)
 
     def _manifest(self):
-        """The manifest as ``run()`` takes it: its parsed JSON and hooks root, read again when the
+        """The manifest as ``run()`` takes it: loaded, with its hooks root, read again when the
         file's (mtime, size, inode) changes; else its path, and ``run()`` says what is wrong."""
         try:
             info = os.stat(self.manifest_path)
@@ -210,7 +210,7 @@ class Worker:
                 loaded = self.engine.manifest.load(self.manifest_path)
             except Exception:
                 return self.manifest_path, None
-            known = self.manifest_cache = (stamp, loaded.data, loaded.hooks_root)
+            known = self.manifest_cache = (stamp, loaded, loaded.hooks_root)
         return known[1], known[2]
 
     # ------------------------------------------------------------ the Runner interface
