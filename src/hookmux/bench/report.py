@@ -13,6 +13,10 @@ from hookmux import wiring
 FLOOR = "B0"
 CPU_TARGET = ("B1.dispatch", "B1.separate", 0.2)  # dispatcher CPU <= 1/5 of the 8 processes
 WORKER_TARGET_MS = 1.5  # issue 17: the forked worker adds at most this to a selected call's median wall
+# hookmux serve (issue 15): B8.<payload> against B5.<payload>, the same payload one process per call.
+SERVE_PREFIX, PROCESS_PREFIX = "B8.", "B5."
+SERVE_TARGET_MS = 1.0
+SERVE_TARGET_FRACTION = 10
 THREADS_SUFFIX = ".threads"
 
 
@@ -124,6 +128,17 @@ def verdicts(results: dict, python: str) -> list[dict]:
                 "value": value,
                 "pass": value <= WORKER_TARGET_MS,
             })
+    for name, entry in results.items():
+        if not name.startswith(SERVE_PREFIX) or "median_wall_ms" not in entry:
+            continue
+        value = entry["median_wall_ms"]
+        found.append({"target": f"{name} wall <= {SERVE_TARGET_MS} ms", "value": value,
+                      "pass": value <= SERVE_TARGET_MS})
+        process = results.get(PROCESS_PREFIX + name[len(SERVE_PREFIX):], {}).get("median_wall_ms")
+        if process:
+            found.append({"target": f"{name} wall <= {PROCESS_PREFIX}{name[len(SERVE_PREFIX):]} wall / "
+                                    f"{SERVE_TARGET_FRACTION}", "value": "1/%.1f" % (process / value),
+                          "pass": value * SERVE_TARGET_FRACTION <= process})
     found.append({"target": "interpreter is not a version-manager shim", "value": python, "pass": not wiring.looks_like_shim(python)})
     return found
 

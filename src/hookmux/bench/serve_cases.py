@@ -10,7 +10,7 @@ A sample's wall time is request sent -> reply read; its CPU time is the client's
 from __future__ import annotations
 
 import contextlib
-import http.client
+import socket
 import subprocess
 import sys
 import time
@@ -51,15 +51,42 @@ class HttpCase:
 
 
 class Client:
+    """A keep-alive HTTP/1.1 client as lean as the host's (Node's HTTP parser is C): the request
+    is one write, the reply's status line and headers are split by hand, ``Content-Length``
+    bytes of body are read. (``http.client`` parses the reply's headers with the email
+    package, ~0.2 ms of this process's CPU per request, which no server can save.)"""
+
     def __init__(self, port: int, secret: str):
         self.path = f"/{secret}/PreToolUse"
         self.shown = f"POST http://127.0.0.1:{port}/<secret>/PreToolUse (keep-alive, hookmux serve)"
-        self.conn = http.client.HTTPConnection("127.0.0.1", port, timeout=30)
+        self.conn = socket.create_connection(("127.0.0.1", port), timeout=30)
+        self.conn.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
+        self.buffer = b""
 
     def post(self, body: bytes) -> tuple[int, bytes]:
-        self.conn.request("POST", self.path, body=body, headers={"Content-Type": "application/json"})
-        reply = self.conn.getresponse()
-        return reply.status, reply.read()
+        head = (f"POST {self.path} HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\n"
+                f"Content-Length: {len(body)}\r\n\r\n").encode("ascii")
+        self.conn.sendall(head + body)
+        while b"\r\n\r\n" not in self.buffer:
+            self._receive()
+        head, self.buffer = self.buffer.split(b"\r\n\r\n", 1)
+        lines = head.split(b"\r\n")
+        status = int(lines[0].split()[1])
+        length = 0
+        for line in lines[1:]:
+            name, _, value = line.partition(b":")
+            if name.strip().lower() == b"content-length":
+                length = int(value)
+        while len(self.buffer) < length:
+            self._receive()
+        reply, self.buffer = self.buffer[:length], self.buffer[length:]
+        return status, reply
+
+    def _receive(self):
+        chunk = self.conn.recv(1 << 16)
+        if not chunk:
+            raise ConnectionError("hookmux serve closed the connection")
+        self.buffer += chunk
 
 
 @contextlib.contextmanager
