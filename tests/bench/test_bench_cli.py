@@ -33,7 +33,10 @@ def test_bench_runs_every_case_and_writes_json(tmp_path):
         assert all((" -S " in command) != (name == "B0.site") for command in entry["commands"]), name
     targets = {verdict["target"] for verdict in report["targets"]}
     assert "B1.dispatch CPU <= 0.2 x B1.separate CPU" in targets
-    assert len(targets) == 8
+    for payload in ("new", "plain", "seen"):  # hookmux serve (issue 15), beside B5 of the same payload
+        assert f"B8.{payload} wall <= 1.0 ms" in targets
+        assert f"B8.{payload} wall <= B5.{payload} wall / 10" in targets
+    assert len(targets) == 14
     for key in ("nproc", "cpu_model", "python_version"):
         assert report["machine"][key]
 
