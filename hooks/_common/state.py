@@ -106,10 +106,15 @@ class file_lock:
         self._filelock = None
 
     def __enter__(self):
-        _make_dir(os.path.dirname(os.path.abspath(self.path)))
-        if _fcntl is None and self._enter_filelock():
-            return self
-        fd = os.open(self.path, os.O_RDWR | os.O_CREAT, 0o600)
+        if _fcntl is None:
+            _make_dir(os.path.dirname(os.path.abspath(self.path)))
+            if self._enter_filelock():
+                return self
+        try:
+            fd = os.open(self.path, os.O_RDWR | os.O_CREAT, 0o600)
+        except FileNotFoundError:  # its folder is made on first use only
+            _make_dir(os.path.dirname(os.path.abspath(self.path)))
+            fd = os.open(self.path, os.O_RDWR | os.O_CREAT, 0o600)
         try:
             self._poll(fd, time.monotonic() + self.timeout)
         except BaseException:

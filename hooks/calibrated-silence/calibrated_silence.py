@@ -276,6 +276,15 @@ def _prune(now, idle):
             pass
 
 
+def awaits_reaction(session_id):
+    """Whether the session has an advisory still waiting for a reaction (read without the
+    lock: session files are replaced whole, so a reader sees one version or the next)."""
+    data = _common().read_json(session_path(session_id))
+    entries = data.get("entries") if isinstance(data, dict) and data.get("version") == VERSION else None
+    return isinstance(entries, dict) and any(isinstance(entry, dict) and entry.get("r") is None
+                                             for entry in entries.values())
+
+
 def update_session(session_id, change):
     """Run ``change(entries)`` on the session's watch entries under the lock and write them
     back atomically; ``change`` returns the reactions to record: [(type, key, reaction)].
@@ -319,11 +328,11 @@ def history_path():
 def _common():
     """hooks/_common, loaded by path: this module may run in a dispatcher thread after
     the dispatcher has restored sys.path and evicted ``_common``."""
-    return _load("_common", os.path.join(_HOOKS, "_common", "__init__.py"))
+    return _LOADED.get("_common") or _load("_common", os.path.join(_HOOKS, "_common", "__init__.py"))
 
 
 def _ledger():
-    return _load("_common.ledger", os.path.join(_HOOKS, "_common", "ledger.py"))
+    return _LOADED.get("_common.ledger") or _load("_common.ledger", os.path.join(_HOOKS, "_common", "ledger.py"))
 
 
 def _load(name, path):

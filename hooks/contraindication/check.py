@@ -159,10 +159,11 @@ def matching_rows(rows, tool_name, serialized_input):
         import re
 
         try:
-            if not re.search(row["tool_pattern"], tool_name, re.IGNORECASE | re.ASCII):
+            flags = _flags(re)
+            if not re.search(row["tool_pattern"], tool_name, flags):
                 continue
             text = _anchored_prefix(words, serialized_input) if words else serialized_input
-            if not re.search(row["input_pattern"], text, re.IGNORECASE | re.ASCII):
+            if not re.search(row["input_pattern"], text, flags):
                 continue
         except (re.error, RecursionError, OverflowError):
             continue
@@ -191,15 +192,32 @@ _ASCII_WORD_CHARS = frozenset("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVW
 
 def _anchored_prefix(words, text):
     """``text`` up to the (MAX_ANCHORS + 1)-th place where one of ``words`` starts a word."""
-    import re
+    key = tuple(words)
+    pattern = _ANCHORS.get(key)
+    if pattern is None:
+        import re
 
-    starts = re.finditer(r"\b(?:%s)" % "|".join(map(re.escape, words)), text, re.IGNORECASE | re.ASCII)
+        if len(_ANCHORS) > 4096:
+            _ANCHORS.clear()
+        pattern = _ANCHORS[key] = re.compile(r"\b(?:%s)" % "|".join(map(re.escape, words)), _flags(re))
+    starts = pattern.finditer(text)
     for count, match in enumerate(starts, 1):
         if count > MAX_ANCHORS:
             return text[: match.start()]
     return text
 
 
+_ANCHORS = {}  # leading words -> the pattern finding where they start a word
+
+
+def _flags(re):
+    """re.IGNORECASE | re.ASCII, combined once (an enum operation per use otherwise)."""
+    if not _FLAGS:
+        _FLAGS.append(re.IGNORECASE | re.ASCII)
+    return _FLAGS[0]
+
+
+_FLAGS = []
 _WORD_CHARS = frozenset("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_-")
 _FLAG_CHARS = frozenset("aiLmsux-")
 

@@ -202,3 +202,22 @@ def test_importing_the_module_imports_nothing_the_dispatcher_has_not():
             "print(sorted(set(sys.modules) - before))" % str(MODULE))
     out = subprocess.run([sys.executable, "-S", "-c", code], capture_output=True, text=True, check=True).stdout
     assert out.strip() == "[]"
+
+
+def test_a_session_awaits_a_reaction_while_one_of_its_advisories_has_none(cs):
+    assert not cs.awaits_reaction("s")  # no session file
+    cs.record_interjection(TYPE, "K1", "s", repeat={"tool": "^Bash$", "input": "rm"})
+    cs.record_interjection(TYPE, "K2", "s", repeat={"tool": "^Bash$", "input": "dd"})
+    assert cs.awaits_reaction("s")
+
+    def react(entries, keys):
+        for entry in entries.values():
+            if entry["key"] in keys:
+                entry["r"] = "acted"
+        return []
+
+    cs.update_session("s", lambda entries: react(entries, {"K1"}))
+    assert cs.awaits_reaction("s")
+    cs.update_session("s", lambda entries: react(entries, {"K2"}))
+    assert not cs.awaits_reaction("s")
+    assert not cs.awaits_reaction("other")
