@@ -152,3 +152,19 @@ def test_a_hanging_check_keeps_its_neighbours_advice_and_its_own_timeout(server)
         took = time.monotonic() - started
         assert status == 200 and json.loads(body)["hookSpecificOutput"]["additionalContext"] == "from the neighbour"
         assert took < 6, took  # the hanging row's 1 s (+ margin), not the neighbour's 8 s
+
+
+def test_a_check_that_takes_the_alarm_away_and_holds_the_gil_is_killed_by_the_server(server):
+    """The worker's own alarm cannot end it (the check ignores SIGALRM): the server kills it
+    past the deadline it published, and answers the request empty."""
+    stubborn = ("import signal\ndef main():\n    signal.signal(signal.SIGALRM, signal.SIG_IGN)\n"
+                "    sum(range(10**12))\n")
+    _write_manifest(server, [
+        {"name": "stubborn", "script": _check(server, "stubborn.py", stubborn), "timeout": 1, "matcher": "^Stubborn$"},
+        {"name": "say", "script": _check(server, "say.py", EMIT % "still here"), "timeout": 5, "matcher": "^Say$"},
+    ])
+    started = time.monotonic()
+    assert server.post("PreToolUse", _tool("Stubborn")) == (200, b"")
+    assert time.monotonic() - started < 8
+    status, body = server.post("PreToolUse", _tool("Say"))
+    assert status == 200 and json.loads(body)["hookSpecificOutput"]["additionalContext"] == "still here"
