@@ -77,7 +77,7 @@ def append_records(path, records, limit=DEFAULT_MAX_BYTES):
         return 0
     state = _state()
     directory = os.path.dirname(os.path.abspath(path))
-    os.makedirs(directory, mode=0o700, exist_ok=True)
+    # The lock makes the folder when it is missing.
     with state.file_lock(os.path.join(directory, ".lock"), timeout=LOCK_TIMEOUT):
         fd = os.open(path, os.O_WRONLY | os.O_APPEND | os.O_CREAT, 0o600)
         try:

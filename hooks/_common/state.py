@@ -225,11 +225,14 @@ def mark_seen(namespace, session_id, ids, ttl, now=None):
     ids = list(dict.fromkeys(ids))
     path = session_file(namespace, session_id)
     directory = os.path.dirname(path)
+    given = now
+    # Without the lock first: the map is replaced whole, and an id it holds stays until it
+    # expires, so "all seen" read here is the answer (a repeat takes no lock and writes nothing).
+    if ids and not _unseen(_load_seen(path), ids, time.time() if given is None else float(given), ttl)[1]:
+        return []
     with file_lock(os.path.join(directory, ".lock")):
-        now = time.time() if now is None else float(now)
-        # A stamp from the future (the clock was set back) is not trusted.
-        seen = {key: stamp for key, stamp in _load_seen(path).items() if -FUTURE_SLACK <= now - stamp < ttl}
-        new = [key for key in ids if key not in seen]
+        now = time.time() if given is None else float(given)
+        seen, new = _unseen(_load_seen(path), ids, now, ttl)
         if new:
             for key in ids:
                 seen[key] = now
@@ -239,6 +242,13 @@ def mark_seen(namespace, session_id, ids, ttl, now=None):
             if prune_due(directory, now):
                 _prune(directory, now, ttl, keep=os.path.basename(path))
     return new
+
+
+def _unseen(stamps, ids, now, ttl):
+    """(the stamps still valid at ``now``, the ``ids`` not among them). A stamp from the future
+    (the clock was set back) is not trusted."""
+    seen = {key: stamp for key, stamp in stamps.items() if -FUTURE_SLACK <= now - stamp < ttl}
+    return seen, [key for key in ids if key not in seen]
 
 
 def _load_seen(path):

@@ -232,3 +232,15 @@ def test_the_session_sweep_runs_at_most_once_a_minute(tmp_path):
     assert state.prune_due(folder, 1000.0 + state.PRUNE_EVERY)
     assert state.prune_due(folder, 500.0)  # a mark from the future (the clock was set back) is old
     assert not state.prune_due(folder, 501.0)
+
+
+def test_a_repeat_is_answered_without_the_lock(state_root):
+    assert _common.mark_seen("ns", "s", ["A"], ttl=3600, now=1000) == ["A"]
+    lock = os.path.join(os.path.dirname(_common.session_file("ns", "s")), ".lock")
+    os.unlink(lock)
+    os.mkdir(lock)  # no lock can be taken now
+    assert _common.mark_seen("ns", "s", ["A"], ttl=3600, now=1001) == []
+    with pytest.raises(OSError):
+        _common.mark_seen("ns", "s", ["A", "B"], ttl=3600, now=1002)  # a new id needs the lock
+    with pytest.raises(OSError):
+        _common.mark_seen("ns", "s", ["A"], ttl=3600, now=5000)  # so does an expired one
