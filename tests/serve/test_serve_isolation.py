@@ -1,11 +1,12 @@
 """A check that hangs or kills its process costs only its own request; changes need no restart."""
 from __future__ import annotations
 
+import http.client
 import json
 import textwrap
 import time
 
-from serve_support import bash
+from serve_support import bash, post_on
 
 EMIT = '''
 import json, sys
@@ -168,3 +169,24 @@ def test_a_check_that_takes_the_alarm_away_and_holds_the_gil_is_killed_by_the_se
     assert time.monotonic() - started < 8
     status, body = server.post("PreToolUse", _tool("Say"))
     assert status == 200 and json.loads(body)["hookSpecificOutput"]["additionalContext"] == "still here"
+
+
+FORKS = '''
+import json, os, sys
+def main():
+    sys.stdin.read()
+    who = "child" if os.fork() == 0 else "worker"  # and no exec: the check returns in both processes
+    print(json.dumps({"hookSpecificOutput": {"hookEventName": "PreToolUse", "additionalContext": who}}))
+'''
+
+
+def test_a_check_that_forks_without_exec_gets_one_reply_per_request(server):
+    _write_manifest(server, [{"name": "fork", "script": _check(server, "fork.py", FORKS), "timeout": 5,
+                              "matcher": "^Fork$"}])
+    conn = http.client.HTTPConnection("127.0.0.1", server.port, timeout=30)
+    try:  # one keep-alive connection, one worker: a reply from a forked child would answer the next request
+        replies = [post_on(conn, "/%s/PreToolUse" % server.secret, _tool("Fork")) for _ in range(4)]
+    finally:
+        conn.close()
+    assert all(status == 200 for status, _ in replies)
+    assert [json.loads(body)["hookSpecificOutput"]["additionalContext"] for _, body in replies] == ["worker"] * 4

@@ -47,7 +47,8 @@ RESCAN_SECONDS = 1.0
 RESCUE_SECONDS = 0.05
 COLLECT_EVERY = 1000
 ALARM_GRACE = 0.5  # seconds past the deadline (+ the dispatcher's margin) the kernel's alarm waits
-SELECTING_SECONDS = 5.0  # the deadline the server sees before the checks' own is known
+SELECTING_SECONDS = 5.0
+THREAD_END_SECONDS = 0.2  # what the import thread may take to end once its work is done (a loaded machine)  # the deadline the server sees before the checks' own is known
 
 
 def main(argv):
@@ -261,10 +262,10 @@ class Worker:
     def _threads_left(self, new_slots, imported):
         """Whether a check left a thread running (at import or in main()): then this worker is
         retired, since such a thread may write into a later request. The import thread, if
-        one ran, is given a moment to end."""
+        one ran, is given up to THREAD_END_SECONDS to end."""
         self.threads += new_slots
         if imported:
-            end = time.monotonic() + 0.02
+            end = time.monotonic() + THREAD_END_SECONDS
             while _thread._count() > self.threads and time.monotonic() < end:
                 time.sleep(0.0005)
         return _thread._count() > self.threads
@@ -433,6 +434,17 @@ def _run_check(check, stdin_text):
         check.call(stdin_text)
     except BaseException:
         pass
+    _not_a_fork()
+
+
+def _not_a_fork():
+    """A check that forks without exec returns in the child too: the child ends here, before
+    it could answer or read the connection it shares with the worker."""
+    if os.getpid() != _PID:
+        os._exit(0)
+
+
+_PID = os.getpid()
 
 
 class _Slot:
@@ -467,6 +479,7 @@ def _then_release(function, lock, *args):
     except BaseException:
         pass
     finally:
+        _not_a_fork()
         lock.release()
 
 
