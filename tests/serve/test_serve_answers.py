@@ -2,8 +2,10 @@
 from __future__ import annotations
 
 import json
+import socket
 import subprocess
 import sys
+import time
 
 from serve_support import bash, state_files
 
@@ -54,3 +56,13 @@ def test_an_oversized_body_is_refused(server):
 def test_the_secret_file_is_private(server):
     assert (server.folder / "secret").stat().st_mode & 0o777 == 0o600
     assert server.folder.stat().st_mode & 0o777 == 0o700
+
+
+def test_a_silent_or_stalled_connection_is_closed(server):
+    """Nobody holds a worker by connecting and saying nothing, or by stopping mid-request."""
+    for sent in (b"", b"POST /%s/PreToolUse HTTP/1.1\r\nContent-Length: 10\r\n\r\n{" % server.secret.encode()):
+        with socket.create_connection(("127.0.0.1", server.port), timeout=30) as sock:
+            sock.sendall(sent)
+            started = time.monotonic()
+            assert sock.recv(1024) == b""  # closed, nothing answered
+            assert time.monotonic() - started < 15

@@ -8,7 +8,8 @@ As much of HTTP/1.1 as a hook client uses: a request line, header lines, a ``Con
 body, keep-alive, ``Expect: 100-continue``. Refused with an empty body before any work, and
 the connection closed: a wrong or missing secret (404, ``hmac.compare_digest``), a body over
 ``MAX_BODY`` (413), chunked bodies (411), other methods (405), long lines or too many headers
-(431/400). A read that stalls ``READ_TIMEOUT`` closes the connection. (``http.server`` parses
+(431/400). A read that stalls ``READ_TIMEOUT`` closes the connection, as does silence before
+its first request (``READ_TIMEOUT``) or between requests (``KEEP_ALIVE_SECONDS``). (``http.server`` parses
 headers with the email package, a tenth of a request's budget.)
 
 Standard library only and no ``hookmux`` import: worker.py loads it beside itself.
@@ -18,7 +19,8 @@ import socket
 import time
 
 MAX_BODY = 1 << 20
-READ_TIMEOUT = 5.0
+READ_TIMEOUT = 5.0  # a read within a request, or the first request of a connection
+KEEP_ALIVE_SECONDS = 30.0  # an idle keep-alive connection is closed after this
 # What a refused connection may still send before it is closed, at most (see Connection._linger).
 LINGER_SECONDS = 1.0
 LINGER_BYTES = 4 * MAX_BODY

@@ -24,6 +24,7 @@ import socket
 import time
 
 from hookmux.serve import pool, shared
+from hookmux.serve.connection import KEEP_ALIVE_SECONDS
 
 IDLE_MINUTES = 60.0
 MAX_WORKERS = max(4, 4 * (os.cpu_count() or 1))
@@ -42,6 +43,7 @@ class Server:
         self.selector.register(self.listener, selectors.EVENT_READ, None)
         self.connections = set()  # every open client connection: this process's copy
         self.waiting = collections.deque()  # connections with a request and no worker yet
+        self.parked = {}  # connection -> when it was parked (idle, watched here)
         self.last_accept = self.trimmed = time.monotonic()
         self.stopping = False
         self.pool = pool.Pool(hooks, secret.encode("ascii"), most=MAX_WORKERS)
@@ -60,6 +62,7 @@ class Server:
                     self._from_worker(key.data)
                 else:  # a connection no worker holds: a request starts
                     self.selector.unregister(key.fileobj)
+                    self.parked.pop(key.fileobj, None)
                     self._assign(key.fileobj)
             self._supervise(time.monotonic())
 
@@ -112,8 +115,12 @@ class Server:
             self.selector.register(connection, selectors.EVENT_READ, "connection")
         except (ValueError, OSError):
             self._drop(connection)
+            return
+        self.parked[connection] = time.monotonic()
 
     def _drop(self, connection):
+        if self.parked.pop(connection, None) is not None:
+            self.selector.unregister(connection)
         self.connections.discard(connection)
         connection.close()
 
@@ -184,6 +191,9 @@ class Server:
     def _supervise(self, now):
         for worker in self.pool.overdue(now):
             worker.kill()  # its end of file follows; _reap answers its client
+        for connection, since in list(self.parked.items()):
+            if now - since > KEEP_ALIVE_SECONDS:  # as a worker closes an idle one
+                self._drop(connection)
         while self.waiting and len(self.pool.all) < self.pool.most:
             worker = self.pool.start()
             self._watch(worker)

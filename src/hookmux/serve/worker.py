@@ -131,9 +131,13 @@ class Worker:
         poller.register(sock.fileno(), select.POLLIN)
         poller.register(self.channel.fileno(), select.POLLIN)
         give_back = False
+        wait = self.connection.READ_TIMEOUT  # for the first request; then the keep-alive limit
         while True:
             if conn.idle:
-                ready = dict(poller.poll(0 if give_back else None))
+                ready = dict(poller.poll(0 if give_back else wait * 1000))
+                if not ready and not give_back:  # silent too long
+                    conn.end()
+                    return b"F"
                 if self.channel.fileno() in ready:
                     message = self.channel.recv(1)
                     if not message:
@@ -155,6 +159,7 @@ class Worker:
             if not request.keep:
                 conn.end()
                 return b"F"
+            wait = self.connection.KEEP_ALIVE_SECONDS
 
     def answer(self, conn, request):
         now = time.monotonic()
