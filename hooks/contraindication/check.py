@@ -151,7 +151,7 @@ def matching_rows(rows, tool_name, serialized_input):
     matched = []
     lowered = serialized_input.lower()
     for row in rows:
-        # The substring test first: most calls name no hazard's word, and then
+        # The word-start test first: most calls name no hazard's word, and then
         # neither a pattern nor the re module (~9 ms to import here) is needed.
         words = leading_words(row["input_pattern"])
         if words and not any(_starts_a_word(word, lowered) for word in words):
@@ -218,14 +218,14 @@ def _flags(re):
 
 
 _FLAGS = []
-_WORD_CHARS = frozenset("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_-")
+_WORD_CHARS = _ASCII_WORD_CHARS | frozenset("-")  # what a leading word may hold
 _FLAG_CHARS = frozenset("aiLmsux-")
 
 
 def leading_words(pattern):
     """Words one of which every match of ``pattern`` contains, or None when that is not evident.
 
-    Compiling a pattern costs far more than a substring test, so a row is compiled
+    Compiling a pattern costs far more than a word-start test, so a row is compiled
     only when its input contains one of these words. They are claimed only when
     every top-level alternative starts with ``\\bword`` or ``\\b(?:word|word)``
     (a pattern wrapped whole in ``(?:...)`` counts by its inside). Remembered per
