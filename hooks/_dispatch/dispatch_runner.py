@@ -162,6 +162,18 @@ class Check:
                 job.output = self.stdout.getvalue()
                 self.report(job)
 
+    def record(self, start, budget_end):
+        """Its result onto its job: not finished by its timeout (from ``start``) or by
+        ``budget_end`` is a timeout, whatever it printed."""
+        job, finished = self.job, self.finished
+        job.ran = True
+        job.elapsed_ms = ((finished or time.monotonic()) - start) * 1000
+        if finished is None or finished - start > self.timeout or finished > budget_end:
+            job.kind, job.detail = "timeout", "timeout"
+            return
+        job.kind, job.detail = self.kind, self.detail
+        job.output = self.stdout.getvalue()
+
 
 def _keep_stdlib(*folders):
     """Import the standard library's module first where a check's folder (or the root) has a
@@ -221,14 +233,7 @@ def _start_and_collect(checks, stdin_text, budget_end):
             _join(thread, min(start + check.timeout, budget_end))
 
     for check in loaded:
-        job, finished = check.job, check.finished
-        job.ran = True
-        job.elapsed_ms = ((finished or time.monotonic()) - start) * 1000
-        if finished is None or finished - start > check.timeout or finished > budget_end:
-            job.kind, job.detail = "timeout", "timeout"
-            continue
-        job.kind, job.detail = check.kind, check.detail
-        job.output = check.stdout.getvalue()
+        check.record(start, budget_end)
 
 
 def _load_all(checks, budget_end):

@@ -420,18 +420,10 @@ class _Current:
 
 
 def _collect(checks, start, budget_end):
-    """Each check's result onto its job, as ThreadRunner records it: late or unfinished is a timeout."""
+    """Each check's result onto its job once, as ThreadRunner records it."""
     for check in checks:
-        job, finished = check.job, check.finished
-        if job.ran:
-            continue
-        job.ran = True
-        job.elapsed_ms = ((finished or time.monotonic()) - start) * 1000
-        if finished is None or finished - start > check.timeout or finished > budget_end:
-            job.kind, job.detail = "timeout", "timeout"
-            continue
-        job.kind, job.detail = check.kind, check.detail
-        job.output = check.stdout.getvalue()
+        if not check.job.ran:
+            check.record(start, budget_end)
 
 
 def _run_check(check, stdin_text):
