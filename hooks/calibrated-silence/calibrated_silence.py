@@ -276,13 +276,27 @@ def _prune(now, idle):
             pass
 
 
-def awaits_reaction(session_id):
+def awaits_reaction(session_id, origin=None, now=None):
     """Whether the session has an advisory still waiting for a reaction (read without the
-    lock: session files are replaced whole, so a reader sees one version or the next)."""
+    lock: session files are replaced whole, so a reader sees one version or the next).
+    With ``origin`` (the digest of the event at hand): waiting for *that* event, which is
+    never a repeat of the advisory it showed nor counted twice, unless the advisory expired."""
     data = _common().read_json(session_path(session_id))
     entries = data.get("entries") if isinstance(data, dict) and data.get("version") == VERSION else None
-    return isinstance(entries, dict) and any(isinstance(entry, dict) and entry.get("r") is None
-                                             for entry in entries.values())
+    if not isinstance(entries, dict):
+        return False
+    waiting = [entry for entry in entries.values() if isinstance(entry, dict) and entry.get("r") is None]
+    if origin is None or not waiting:
+        return bool(waiting)
+    now = time.time() if now is None else now
+    limit = settings()["pending_seconds"]
+    for entry in waiting:
+        calls = entry.get("calls")
+        if now - _number(entry.get("t")) > limit or not isinstance(calls, list):
+            return True
+        if origin != entry.get("origin") and origin not in calls:
+            return True
+    return False
 
 
 def update_session(session_id, change):

@@ -64,10 +64,11 @@ def observe(stdin_text, event_name=None):
     if not event.session_id or not os.path.exists(silence.session_path(event.session_id)):
         return []
     if event.name == "PreToolUse" and event.tool_response is None and event.tool_name:
-        if not silence.awaits_reaction(event.session_id):  # every advisory has its reaction
+        origin = silence.digest(stdin_text)[:16]
+        if not silence.awaits_reaction(event.session_id, origin):  # nothing this call could react to
             return []
         serialized = _event.dumps(event.tool_input)[:MAX_INPUT_CHARS]  # as the contraindication check serializes it
-        return observe_call(event.session_id, event.tool_name, serialized, silence.digest(stdin_text)[:16])
+        return observe_call(event.session_id, event.tool_name, serialized, origin)
     if event.name == "UserPromptSubmit" and event.prompt:
         return observe_prompt(event.session_id, event.prompt)
     return []

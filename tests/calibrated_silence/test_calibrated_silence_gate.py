@@ -221,3 +221,11 @@ def test_a_session_awaits_a_reaction_while_one_of_its_advisories_has_none(cs):
     cs.update_session("s", lambda entries: react(entries, {"K2"}))
     assert not cs.awaits_reaction("s")
     assert not cs.awaits_reaction("other")
+
+
+def test_the_event_that_showed_an_advisory_does_not_await_its_reaction(cs):
+    cs.record_interjection(TYPE, "K1", "s", repeat={"tool": "^Bash$", "input": "rm"}, origin="o-1")
+    assert cs.awaits_reaction("s", "o-2")
+    assert not cs.awaits_reaction("s", "o-1")  # the very event that showed it, or its replay
+    expired = cs.time.time() + cs.settings()["pending_seconds"] + 1
+    assert cs.awaits_reaction("s", "o-1", now=expired)  # an expired advisory is judged unknown by any call
