@@ -14,10 +14,10 @@ selected timeout plus ``MARGIN``.
 The worker runs the ``ThreadRunner`` unchanged (imports, one thread per check,
 thread-local streams) and streams each job's result to the parent as soon as it
 is known, one frame per job: a 4-byte length and a ``marshal``-ed tuple
-(``FrameWriter`` writes them, ``split_frames`` and ``apply_frame`` read them; hookmux serve's warm
-workers speak the same frames). So the advice of a check that finished is kept
-when a neighbour later kills the worker. A final empty frame says the worker is done. The parent reads frames
-until that, end of file, or the deadline; then it kills the worker if it still
+(``FrameWriter`` writes them, ``split_frames`` and ``apply_frame`` read them). So the advice
+of a check that finished is kept when a neighbour later kills the worker. A final empty
+frame says the worker is done. The parent reads frames until that, end of file, or the
+deadline; then it kills the worker if it still
 runs, and every job without a frame is a ``timeout`` (deadline reached) or an
 ``error`` (the worker died first: ``worker exit 3``, ``worker signal 9``).
 
