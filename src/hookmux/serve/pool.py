@@ -85,10 +85,6 @@ class Worker:
             self.proc.wait()
         self.page.close()
 
-    @property
-    def pid(self):
-        return self.proc.pid
-
 
 class Pool:
     """Every worker; ``free()`` gives one holding no connection, starting one if need be."""
@@ -145,9 +141,6 @@ class Pool:
             if now - max(worker.used, worker.state()[2]) > IDLE_TRIM_SECONDS:
                 self.remove(worker)
                 worker.close()
-
-    def pids(self):
-        return [worker.pid for worker in self.all]
 
     def close(self):
         workers, self.all = self.all, []
