@@ -47,8 +47,8 @@ RESCAN_SECONDS = 1.0
 RESCUE_SECONDS = 0.05
 COLLECT_EVERY = 1000
 ALARM_GRACE = 0.5  # seconds past the deadline (+ the dispatcher's margin) the kernel's alarm waits
-SELECTING_SECONDS = 5.0
-THREAD_END_SECONDS = 0.2  # what the import thread may take to end once its work is done (a loaded machine)  # the deadline the server sees before the checks' own is known
+SELECTING_SECONDS = 5.0  # the deadline the server sees before the checks' own is known
+THREAD_END_SECONDS = 0.2  # what the import thread may take to end once its work is done (a loaded machine)
 
 
 def main(argv):
