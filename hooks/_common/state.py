@@ -225,13 +225,12 @@ def mark_seen(namespace, session_id, ids, ttl, now=None):
     ids = list(dict.fromkeys(ids))
     path = session_file(namespace, session_id)
     directory = os.path.dirname(path)
-    given = now
+    now = time.time() if now is None else float(now)
     # Without the lock first: the map is replaced whole, and an id it holds stays until it
     # expires, so "all seen" read here is the answer (a repeat takes no lock and writes nothing).
-    if ids and not _unseen(_load_seen(path), ids, time.time() if given is None else float(given), ttl)[1]:
+    if ids and not _unseen(_load_seen(path), ids, now, ttl)[1]:
         return []
     with file_lock(os.path.join(directory, ".lock")):
-        now = time.time() if given is None else float(given)
         seen, new = _unseen(_load_seen(path), ids, now, ttl)
         if new:
             for key in ids:
