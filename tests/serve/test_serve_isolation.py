@@ -5,6 +5,7 @@ import http.client
 import json
 import textwrap
 import time
+from pathlib import Path
 
 from serve_support import bash, post_on
 
@@ -190,3 +191,30 @@ def test_a_check_that_forks_without_exec_gets_one_reply_per_request(server):
         conn.close()
     assert all(status == 200 for status, _ in replies)
     assert [json.loads(body)["hookSpecificOutput"]["additionalContext"] for _, body in replies] == ["worker"] * 4
+
+
+def _switches(pid):
+    """Context switches of all of ``pid``'s threads so far."""
+    total = 0
+    for task in (Path("/proc") / str(pid) / "task").iterdir():
+        for line in (task / "status").read_text().splitlines():
+            if line.startswith(("voluntary_ctxt_switches", "nonvoluntary_ctxt_switches")):
+                total += int(line.split()[1])
+    return total
+
+
+def test_an_idle_server_sleeps(server):
+    """Between requests no thread of the server or its workers wakes up (a resident process
+    lives up to an hour idle): the rescuer waits for a request instead of polling."""
+    _write_manifest(server, [{"name": "say", "script": _check(server, "say.py", EMIT % "x"), "timeout": 5,
+                              "matcher": "^Say$"}])
+    assert server.post("PreToolUse", _tool("Say"))[0] == 200
+    time.sleep(1.0)
+    pids = [server.proc.pid] + [int(line) for line in
+                                (Path("/proc") / str(server.proc.pid) / "task" / str(server.proc.pid) / "children")
+                                .read_text().split()]
+    before = {pid: _switches(pid) for pid in pids}
+    time.sleep(2.0)
+    woke = {pid: _switches(pid) - count for pid, count in before.items()}
+    assert all(count <= 2 for pid, count in woke.items() if pid != server.proc.pid), woke
+    assert woke[server.proc.pid] <= 2 * 2 / 0.25 + 2  # the server's own tick: 4 a second

@@ -120,6 +120,11 @@ class Worker:
         self.queue, self.rescued, self.running_since = [], [], None
         self.current = None  # the request whose checks run: what the rescuer needs to answer it
         self.retire = False
+        # The rescuer sleeps on this lock between requests (no wake-ups while idle); a request
+        # whose checks start releases it when the rescuer is not watching already.
+        self.wake = _thread.allocate_lock()
+        self.wake.acquire()
+        self.watching = False
         _thread.start_new_thread(self._rescuer, ())
 
     # ------------------------------------------------------------ the connection
@@ -248,6 +253,9 @@ class Worker:
         with self.lock:
             self.current.jobs, self.current.checks, self.current.start = jobs, loaded, start
             self.queue, self.rescued = list(loaded), []
+            if not self.watching:
+                self.watching = True
+                self.wake.release()
         # One after another in this thread: a thread per check costs more than most checks.
         while True:
             with self.lock:
@@ -277,26 +285,36 @@ class Worker:
 
     def _rescuer(self):
         while True:
-            time.sleep(RESCUE_SECONDS)
-            with self.lock:
-                since, current = self.running_since, self.current
-                if since is None or current is None or current.checks is None:
-                    continue
-                now = time.monotonic()
-                if now - since >= RESCUE_SECONDS and self.queue:
-                    taken, self.queue = self.queue, []
-                    while len(self.slots) < len(taken):
-                        self.slots.append(_Slot())
-                    for check, slot in zip(taken, self.slots):
-                        slot.submit(check, current.text)
-                        self.rescued.append((check, slot))
-                pending = [check.timeout for check in current.checks if check.finished is None]
-                if not pending or now < current.start + max(pending) or current.answered:
-                    continue
-                # The main thread is still inside a check past its deadline: answer from here.
-                current.answered = True
-                _collect(current.checks, current.start, current.start + max(c.timeout for c in current.checks))
-            self._answer_late(current)
+            self.wake.acquire()  # until a request's checks start
+            while self._watch():
+                pass
+
+    def _watch(self):
+        """One look, RESCUE_SECONDS after the last; False once no request's checks run."""
+        time.sleep(RESCUE_SECONDS)
+        with self.lock:
+            since, current = self.running_since, self.current
+            if current is None or current.checks is None:
+                self.watching = False
+                return False
+            if since is None:
+                return True
+            now = time.monotonic()
+            if now - since >= RESCUE_SECONDS and self.queue:
+                taken, self.queue = self.queue, []
+                while len(self.slots) < len(taken):
+                    self.slots.append(_Slot())
+                for check, slot in zip(taken, self.slots):
+                    slot.submit(check, current.text)
+                    self.rescued.append((check, slot))
+            pending = [check.timeout for check in current.checks if check.finished is None]
+            if not pending or now < current.start + max(pending) or current.answered:
+                return True
+            # The main thread is still inside a check past its deadline: answer from here.
+            current.answered = True
+            _collect(current.checks, current.start, current.start + max(c.timeout for c in current.checks))
+        self._answer_late(current)  # and ends the worker
+        return False
 
     def _answer_late(self, current):
         core = self.engine.core
