@@ -8,9 +8,9 @@ As much of HTTP/1.1 as a hook client uses: a request line, header lines, a ``Con
 body, keep-alive, ``Expect: 100-continue``. Refused with an empty body before any work, and
 the connection closed: a wrong or missing secret (404, ``hmac.compare_digest``), a body over
 ``MAX_BODY`` (413), chunked bodies (411), other methods (405), long lines or too many headers
-(431/400). A read that stalls ``READ_TIMEOUT`` closes the connection, as does silence before
-its first request (``READ_TIMEOUT``) or between requests (``KEEP_ALIVE_SECONDS``). (``http.server`` parses
-headers with the email package, a tenth of a request's budget.)
+(431/400). A read that stalls ``READ_TIMEOUT`` closes the connection, as does silence
+before its first request (``READ_TIMEOUT``) or between requests (``KEEP_ALIVE_SECONDS``).
+(``http.server`` parses headers with the email package, a tenth of a request's budget.)
 
 Standard library only and no ``hookmux`` import: worker.py loads it beside itself.
 """

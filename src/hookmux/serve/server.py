@@ -35,7 +35,6 @@ TRIM_SECONDS = 5.0
 
 class Server:
     def __init__(self, port, secret, hooks, idle_seconds=IDLE_MINUTES * 60):
-        self.hooks = hooks
         self.idle_seconds = idle_seconds
         self.listener = socket.create_server(("127.0.0.1", port), backlog=256)
         self.listener.setblocking(False)
