@@ -5,6 +5,7 @@ import json
 import os
 import subprocess
 import sys
+import tempfile
 from pathlib import Path
 
 
@@ -15,12 +16,20 @@ GATE = HOOKS / "skill-redirect" / "skill_redirect.py"
 PYTHON = sys.executable
 
 
+# The dispatcher's warm pools (hooks/_dispatch/dispatch_standby.py) of this test session: one
+# short private folder (a FIFO's path must stay short), removed at the end, which ends them.
+RUNTIME_DIR = tempfile.mkdtemp(prefix="hmx-", dir="/tmp" if os.path.isdir("/tmp") else None)
+# A pool of a tree copied for one test leaves soon after it.
+WARM_IDLE = "5"
+
+
 def hermetic_env(tmp_path: Path, **extra: str) -> dict[str, str]:
-    """An environment whose HOME and state live under tmp_path."""
+    """An environment whose HOME and state live under tmp_path (the warm pools: RUNTIME_DIR)."""
     env = {k: v for k, v in os.environ.items() if not k.startswith(("HOOKMUX_", "CLAUDE_", "AMPLIHACK_"))}
     home = tmp_path / "home"
     home.mkdir(exist_ok=True)
-    env.update(HOME=str(home), HOOKMUX_STATE_DIR=str(tmp_path / "state"), XDG_STATE_HOME=str(tmp_path / "xdg"))
+    env.update(HOME=str(home), HOOKMUX_STATE_DIR=str(tmp_path / "state"), XDG_STATE_HOME=str(tmp_path / "xdg"),
+               HOOKMUX_RUNTIME_DIR=RUNTIME_DIR, HOOKMUX_WARM_IDLE=WARM_IDLE)
     env.update(extra)
     return env
 
@@ -38,3 +47,29 @@ def one_json_line(stdout: bytes) -> dict:
     lines = stdout.decode().splitlines()
     assert len(lines) == 1, stdout
     return json.loads(lines[0])
+
+
+STANDBY_LINE = "checks ran in a standby of the warm pool"
+
+
+def warm_pool(env: dict[str, str], tmp_path: Path, dispatch: Path = DISPATCH, seconds: float = 20.0) -> None:
+    """Start the warm pool of ``dispatch`` for ``env`` and return once a call was served by a
+    standby (each try runs one harmless emitting row)."""
+    import time
+
+    root = tmp_path / "warm-pool-probe"
+    (root / "probe").mkdir(parents=True, exist_ok=True)
+    (root / "probe" / "check.py").write_text("def main():\n    pass\n")
+    manifest = root / "manifest.json"
+    manifest.write_text(json.dumps({"version": 1, "hooks_root": str(root),
+                                    "events": {"PreToolUse": {"checks": [{"name": "probe", "script": "probe/check.py"}]}}}))
+    payload = json.dumps({"session_id": "probe", "hook_event_name": "PreToolUse", "tool_name": "Bash",
+                          "tool_input": {"command": "true"}}).encode()
+    deadline = time.monotonic() + seconds
+    while True:
+        result = subprocess.run([PYTHON, "-S", "-E", str(dispatch), "--manifest", str(manifest), "--trace", "PreToolUse"],
+                                input=payload, capture_output=True, env=env, timeout=60)
+        if STANDBY_LINE in result.stderr.decode():
+            return
+        assert time.monotonic() < deadline, result.stderr.decode()
+        time.sleep(0.1)

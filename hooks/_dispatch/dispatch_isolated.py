@@ -1,43 +1,237 @@
-"""The isolated runner: the selected checks run in a forked worker, never in the host's process.
+"""The isolated runners: the selected checks run in another process, never in the host's.
 
+    standby = run_in_standby(jobs, stdin_text, hooks_root)   # its pid; 0: nothing ran
     ForkRunner(guard, close_fds).run(jobs, stdin_text, hooks_root)
 
 Why: a check runs arbitrary code. In the dispatcher's own process it could end
 that process (``os._exit(3)``, a signal, a crash in C code, the OOM killer),
 hold the GIL past every timeout, or keep the host waiting through a child it
 forked, and on Copilot CLI a ``preToolUse`` hook that exits non-zero denies the
-tool call. So the process the host started only selects rows, forks, enforces
-the budget from outside and renders the one line itself; whatever the worker
-does, that process exits 0 with a valid line or nothing, within the largest
-selected timeout plus ``MARGIN``.
+tool call. So the process the host started only selects rows, hands them to a
+worker, enforces the budget from outside and renders the one line itself;
+whatever the worker does, that process exits 0 with a valid line or nothing,
+within the largest selected timeout plus ``MARGIN``.
 
-The worker runs the ``ThreadRunner`` unchanged (imports, one thread per check,
-thread-local streams) and streams each job's result to the parent as soon as it
+The worker is a **standby** of the warm pool when one is ready, else a worker
+**forked** for the call. A fork costs the call a few milliseconds: after it,
+each page either process writes to is copied first. The pool
+(``dispatch_standby``: one resident manager per user, interpreter and hooks tree)
+keeps ``STANDBYS`` workers forked, their pages already copied, waiting on its
+``calls`` FIFO. ``run_in_standby`` writes the call (argv, cwd, umask,
+environment, payload, the selected rows, its code stamp) to a private file,
+makes a FIFO for the answer and names both in one atomic ``MESSAGE`` on
+``calls``. The standby that claims the call (by renaming its file) says hello
+on the FIFO (its pid), runs the checks and streams the frames below; it serves
+one call and exits. FIFOs and files, not a socket: ``_socket`` alone costs ~1 ms
+to import. A call nobody claimed within ``READY_WAIT`` is taken back (its file
+removed, which a later claim cannot get past), so a call that is not served ran
+nowhere: no pool yet (this starts one, for the next call), every standby busy,
+or a pool running other code than this tree's. Linux only (elsewhere a FIFO may
+read as closed before its writer comes, and nothing copies a standby's pages
+ahead of time). ``HOOKMUX_WARM=0`` turns the pool off; ``HOOKMUX_RUNTIME_DIR``
+moves its folder.
+
+Either worker runs the ``ThreadRunner`` unchanged (imports, one thread per check,
+thread-local streams) and streams each job's result to the dispatcher as soon as it
 is known, one frame per job: a 4-byte length and a ``marshal``-ed tuple
-(``FrameWriter`` writes them, ``split_frames`` and ``apply_frame`` read them). So the advice
+(``FrameWriter`` writes them, ``read_frames`` reads them). So the advice
 of a check that finished is kept when a neighbour later kills the worker. A final empty
-frame says the worker is done. The parent reads frames until that, end of file, or the
+frame says the worker is done. The dispatcher reads frames until that, end of file, or the
 deadline; then it kills the worker if it still
 runs, and every job without a frame is a ``timeout`` (deadline reached) or an
-``error`` (the worker died first: ``worker exit 3``, ``worker signal 9``).
+``error`` (the worker died first: ``worker exit 3``, ``worker signal 9`` for a forked
+worker, whose status its parent learns; ``worker ended`` for a standby).
 
 What is lost, by design: the result of a check still running when a neighbour
 ends the worker, and of every check not finished when one holds the GIL until
 the deadline (the worker cannot send while it is held). A check that forks
-without exec leaves a child that may outlive the hook; the parent does not wait
+without exec leaves a child that may outlive the hook; the dispatcher does not wait
 for it (it stops at the worker's done frame or the deadline).
 
-Cost: one ``fork()`` of a small interpreter plus the frames, on the selected
-path only; a call that selects no row never gets here (bench B1/B5 compare).
+A call that selects no row never gets here (bench B1/B5 compare).
 """
 import marshal
 import os
+import sys
 import time
 
 # Seconds past the largest timeout the parent waits for a worker's last frame:
 # the fork, the frames and the worker's own bookkeeping.
 MARGIN = 0.25
 _HEADER = 4
+# How long a call waits for a standby to claim it before it forks its own worker.
+READY_WAIT = 0.01
+# The modules a standby runs a call with: a pool started from other versions of them is stale.
+MODULES = ("dispatch_core.py", "dispatch_runner.py", "dispatch_isolated.py", "dispatch_transport.py",
+           "dispatch_standby.py")
+MESSAGE = 64  # bytes: below PIPE_BUF, so each message is written and read whole
+HELLO = 5  # b"R" (running) or b"S" (stale: not run), then the standby's pid
+CALLS = "calls"
+HERE = os.path.dirname(os.path.abspath(__file__))
+
+
+# ---------------------------------------------------------------- a standby of the warm pool
+
+
+def run_in_standby(jobs, stdin_text, hooks_root):
+    """Run ``jobs`` in a standby and fill in their results; the standby's pid, or 0 when none
+    took them."""
+    if os.environ.get("HOOKMUX_WARM") == "0" or not sys.platform.startswith("linux"):
+        return 0
+    start = time.monotonic()
+    deadline = start + max(job.row.timeout for job in jobs) + MARGIN
+    try:
+        pool = pool_dir()
+        if not private(os.path.dirname(pool)):
+            launch(pool)  # it makes the folder, or finds it is not ours and leaves
+            return 0
+        request = _request(jobs, stdin_text, hooks_root)
+        calls = os.open(os.path.join(pool, CALLS), os.O_WRONLY | os.O_NONBLOCK)
+    except OSError as exc:
+        if exc.errno in (2, 6):  # ENOENT, ENXIO: no pool, or nobody reads its FIFO
+            launch(pool)
+        return 0
+    except Exception:
+        return 0
+    name = "%d-%d" % (os.getpid(), time.monotonic_ns())
+    call_path, out_path = os.path.join(pool, name + ".call"), os.path.join(pool, name + ".out")
+    out = None
+    try:
+        try:
+            _write_file(call_path, request)
+            os.mkfifo(out_path, 0o600)
+            out = os.open(out_path, os.O_RDONLY | os.O_NONBLOCK)
+            os.write(calls, name.encode().ljust(MESSAGE))
+        finally:
+            os.close(calls)
+        hello = _hello(out, call_path, deadline)
+    except Exception:
+        hello = None if _taken_back(call_path) else b""
+    try:
+        if hello is None or hello[:1] == b"S":
+            return 0  # not claimed, or claimed by a stale standby: nothing ran
+        # Claimed: from here on the checks may run there, so they never run here too.
+        standby = int.from_bytes(hello[1:], "big") if len(hello) == HELLO else -1
+        end = read_frames(out, jobs, deadline) if standby > 0 else EOF
+        if end == DEADLINE:
+            _kill(standby, wait=False)
+        settle(jobs, None if end == DEADLINE else "" if end == DONE else "worker ended", start)
+        return standby
+    finally:
+        if out is not None:
+            os.close(out)
+        for path in (call_path, out_path):
+            try:
+                os.unlink(path)
+            except OSError:
+                pass
+
+
+def private(folder):
+    """Whether ``folder`` is this user's and closed to everyone else."""
+    info = os.stat(folder)
+    return info.st_uid == os.getuid() and not info.st_mode & 0o077
+
+
+def _request(jobs, stdin_text, hooks_root):
+    umask = os.umask(0o22)
+    os.umask(umask)
+    rows = [(job.row.index, job.row.path, list(job.row.args), job.row.timeout, list(job.row.isolate)) for job in jobs]
+    call = (code_stamp(), list(sys.argv), os.getcwd(), umask, dict(os.environ), stdin_text, hooks_root, rows)
+    return marshal.dumps(call)
+
+
+def _write_file(path, data):
+    fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
+    try:
+        while data:
+            data = data[os.write(fd, data):]
+    finally:
+        os.close(fd)
+
+
+def _hello(out, call_path, deadline):
+    """None when nobody claimed the call within READY_WAIT (it is taken back); else the claiming
+    standby's hello, or what came of it by the deadline (b"" when it said nothing)."""
+    import select
+
+    if not select.select([out], [], [], READY_WAIT)[0] and _taken_back(call_path):
+        return None
+    hello = b""
+    while len(hello) < HELLO:
+        remaining = deadline - time.monotonic()
+        if remaining <= 0 or not select.select([out], [], [], remaining)[0]:
+            break
+        chunk = os.read(out, HELLO - len(hello))
+        if not chunk:
+            break
+        hello += chunk
+    return hello
+
+
+def _taken_back(call_path):
+    """Whether the call was still unclaimed, and is now withdrawn."""
+    try:
+        os.unlink(call_path)
+        return True
+    except FileNotFoundError:
+        return False
+
+
+# ---------------------------------------------------------------- where the pool lives
+
+
+def runtime_dir():
+    """The private folder of this user's pools."""
+    chosen = os.environ.get("HOOKMUX_RUNTIME_DIR")
+    if chosen:
+        return chosen
+    xdg = os.environ.get("XDG_RUNTIME_DIR")
+    return os.path.join(xdg, "hookmux") if xdg else "/tmp/hookmux-%d" % os.getuid()
+
+
+def pool_dir():
+    """The pool's folder for this interpreter, its start-up flags and this hooks tree: the
+    three in its name, escaped (a hash costs more; a name over NAME_MAX is hashed)."""
+    flags = sys.flags
+    key = "%s@%s@%d%d%d" % (sys.executable, HERE, flags.no_site, flags.ignore_environment, flags.isolated)
+    name = key.replace("%", "%25").replace("/", "%2F")
+    if len(name) > 250:
+        digest = 0xCBF29CE484222325  # FNV-1a
+        for byte in key.encode("utf-8", "surrogateescape"):
+            digest = ((digest ^ byte) * 0x100000001B3) & 0xFFFFFFFFFFFFFFFF
+        name = "%016x" % digest
+    return os.path.join(runtime_dir(), name)
+
+
+def code_stamp():
+    """Which files the modules of a call are: any rewrite changes a file's inode or ctime."""
+    stamp = []
+    for name in MODULES:
+        info = os.stat(os.path.join(HERE, name))
+        stamp.append((info.st_ino, info.st_ctime_ns, info.st_size))
+    return tuple(stamp)
+
+
+def interpreter_flags():
+    flags = sys.flags
+    return [flag for flag, on in (("-I", flags.isolated), ("-S", flags.no_site), ("-E", flags.ignore_environment)) if on]
+
+
+def launch(pool):
+    """Start the pool in its own session, with nothing of ours open; it outlives this call."""
+    try:
+        argv = [sys.executable] + interpreter_flags() + [os.path.join(HERE, "dispatch_standby.py"), pool]
+        devnull = os.devnull
+        actions = [(os.POSIX_SPAWN_OPEN, 0, devnull, os.O_RDONLY, 0),
+                   (os.POSIX_SPAWN_OPEN, 1, devnull, os.O_WRONLY, 0),
+                   (os.POSIX_SPAWN_DUP2, 1, 2)]
+        os.posix_spawn(sys.executable, argv, os.environ, file_actions=actions, setsid=True)
+    except Exception:
+        pass
+
+
+# ---------------------------------------------------------------- a worker forked for the call
 
 
 class ForkRunner:
@@ -70,11 +264,17 @@ class ForkRunner:
             status = _collect(pid, jobs, read_fd, start + budget + MARGIN)
         finally:
             os.close(read_fd)
-        for job in jobs:
-            if job.kind is None:  # no frame: out of time, or the worker ended while it ran
-                job.ran = True
-                job.kind, job.detail = ("error", status) if status else ("timeout", "timeout")
-                job.elapsed_ms = (time.monotonic() - start) * 1000
+        settle(jobs, status, start)
+
+
+def settle(jobs, status, start):
+    """Every job the worker sent no frame for: a timeout when ``status`` is None (the deadline
+    ended it), else an ``error`` in the words of ``status`` (how the worker ended)."""
+    for job in jobs:
+        if job.kind is None:  # no frame: out of time, or the worker ended while it ran
+            job.ran = True
+            job.kind, job.detail = ("error", status) if status else ("timeout", "timeout")
+            job.elapsed_ms = (time.monotonic() - start) * 1000
 
 
 def _worker(runner, jobs, stdin_text, hooks_root, read_fd, write_fd):
@@ -119,26 +319,38 @@ class FrameWriter:
 def _collect(pid, jobs, fd, deadline):
     """Fill in ``jobs`` from the worker's frames. Returns None when the deadline ended it,
     else the worker's end in words (``worker exit 3``), or "" when it finished cleanly."""
+    end = read_frames(fd, jobs, deadline)
+    if end == DEADLINE:
+        _kill(pid)
+        return None
+    return _reap(pid, end == DONE, deadline)
+
+
+DONE, EOF, DEADLINE = "done", "end of file", "deadline"
+
+
+def read_frames(fd, jobs, deadline):
+    """Apply the frames read from ``fd`` to ``jobs`` until the done frame (DONE), the end of
+    file (EOF: the worker is gone) or ``deadline`` (DEADLINE)."""
     import select
 
     by_index = {job.row.index: job for job in jobs}
     buffer = b""
-    finished = False
-    while not finished:
+    while True:
         remaining = deadline - time.monotonic()
         if remaining <= 0 or not select.select([fd], [], [], remaining)[0]:
-            _kill(pid)
-            return None
-        chunk = os.read(fd, 65536)
+            return DEADLINE
+        try:
+            chunk = os.read(fd, 65536)
+        except OSError:
+            chunk = b""
         if not chunk:
-            break  # end of file: the worker is gone
+            return EOF
         bodies, buffer = split_frames(buffer + chunk)
         for body in bodies:
             if not body:
-                finished = True
-                break
+                return DONE
             apply_frame(by_index, body)
-    return _reap(pid, finished, deadline)
 
 
 def split_frames(buffer):
@@ -185,9 +397,10 @@ def _reap(pid, finished, deadline):
     return "worker exit %d" % os.WEXITSTATUS(status)
 
 
-def _kill(pid):
+def _kill(pid, wait=True):
     try:
         os.kill(pid, 9)
-        os.waitpid(pid, 0)
+        if wait:
+            os.waitpid(pid, 0)
     except OSError:
         pass

@@ -46,24 +46,35 @@ class Watchdog:
 
 
 class IsolatedRunner:
-    """The checks run in a forked worker (``dispatch_isolated``), so none can end, stall or
-    corrupt this process; imported only once a row is selected (most tool calls select none,
-    and the import is measurable on every call). Without ``fork`` (Windows) they run here,
-    in threads, under the watchdog."""
+    """The checks run in another process, so none can end, stall or corrupt this one: a
+    standby of the warm pool when one is ready, else a worker forked for the call
+    (``dispatch_isolated``). Imported only once a row is selected (most tool calls
+    select none, and the import is measurable on every call). Without ``fork`` (Windows) they
+    run here, in threads, under the watchdog. ``trace`` (or None) is told which it was."""
 
-    def __init__(self, guard, close_fds):
+    def __init__(self, guard, close_fds, trace=None):
         self.guard = guard
         self.close_fds = close_fds
+        self.trace = trace
 
     def run(self, jobs, stdin_text, hooks_root):
         if hasattr(os, "fork") and os.environ.get("HOOKMUX_ISOLATION") != "0":
-            from dispatch_isolated import ForkRunner
+            import dispatch_isolated
 
-            ForkRunner(self.guard, self.close_fds).run(jobs, stdin_text, hooks_root)
+            standby = dispatch_isolated.run_in_standby(jobs, stdin_text, hooks_root)
+            if standby:
+                return self.say("checks ran in a standby of the warm pool")
+            dispatch_isolated.ForkRunner(self.guard, self.close_fds).run(jobs, stdin_text, hooks_root)
+            self.say("checks ran in a worker forked for this call")
         else:
             from dispatch_runner import ThreadRunner
 
             ThreadRunner(guard=self.guard).run(jobs, stdin_text, hooks_root)
+            self.say("checks ran in this process (no isolation)")
+
+    def say(self, line):
+        if self.trace is not None:
+            self.trace(line)
 
 
 def parse_argv(argv):
@@ -129,7 +140,7 @@ def main(argv=None):
             manifest=options["manifest"],
             hooks_root=options["hooks_root"],
             trace=trace if tracing else None,
-            runner=IsolatedRunner(Watchdog(devnull), (real_out.fileno(), real_err.fileno())),
+            runner=IsolatedRunner(Watchdog(devnull), (real_out.fileno(), real_err.fileno()), trace if tracing else None),
             observe=ledger_observer(started),
             host=options["host"],
         )

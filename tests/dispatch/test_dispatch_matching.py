@@ -12,7 +12,7 @@ import pytest
 from hypothesis import given, strategies as st
 
 from dispatch_helpers import bash_payload, emitter, manifest, write_manifest  # puts hooks/_dispatch on sys.path
-from hookmux_testing import DISPATCH, PYTHON
+from hookmux_testing import DISPATCH, PYTHON, RUNTIME_DIR, STANDBY_LINE
 
 import dispatch_core  # noqa: E402
 
@@ -62,12 +62,14 @@ exec(compile(open(script).read(), script, "exec"), {"__name__": "__main__", "__f
 """
 
 
-def imported_by_dispatch(tmp_path, payload, *args, isolation="1", processes=1):
+def imported_by_dispatch(tmp_path, payload, *args, isolation="1", processes=1, warm="0", trace=None):
     """The dispatcher's output, and the modules each of its ``processes`` held when it left
-    (a worker may leave just after the host's process)."""
+    (a forked worker may leave just after the host's process; a standby of the warm pool,
+    ``warm="1"``, is not the dispatcher's and writes none)."""
     folder = Path(tempfile.mkdtemp(dir=tmp_path))
     env = {"PATH": "/usr/bin:/bin", "HOME": str(tmp_path), "HOOKMUX_STATE_DIR": str(tmp_path / "state"),
-           "HOOKMUX_ISOLATION": isolation, "HOOKMUX_LEDGER": "0"}
+           "HOOKMUX_ISOLATION": isolation, "HOOKMUX_LEDGER": "0", "HOOKMUX_WARM": warm,
+           "HOOKMUX_RUNTIME_DIR": RUNTIME_DIR, "HOOKMUX_WARM_IDLE": "5"}
     result = subprocess.run([PYTHON, "-S", "-c", MODULES_DUMPER, str(folder), str(DISPATCH), *args],
                             input=payload.encode(), capture_output=True, env=env, timeout=60)
     assert result.returncode == 0, result.stderr
@@ -75,6 +77,8 @@ def imported_by_dispatch(tmp_path, payload, *args, isolation="1", processes=1):
     while len(list(folder.iterdir())) < processes and time.monotonic() < deadline:
         time.sleep(0.01)
     time.sleep(0.05)  # and the last one written whole
+    if trace is not None:
+        trace.append(result.stderr.decode())
     return result.stdout, [set(path.read_text().split()) for path in folder.iterdir()]
 
 
@@ -109,3 +113,21 @@ def test_the_shipped_rows_on_a_shell_call_naming_no_hazard_import_neither_re_nor
     hazard = plain.replace("ls -la src", "git push --force origin main")
     stdout, processes = imported_by_dispatch(tmp_path, hazard, *args, isolation=isolation, processes=count)
     assert b"additionalContext" in stdout and "re" in set().union(*processes)
+
+
+def test_with_a_standby_the_hosts_process_imports_neither_re_nor_json_even_on_a_hazard(tmp_path):
+    from hookmux_testing import HOOKS
+
+    args = ("--hooks-root", str(HOOKS), "--trace", "PreToolUse")
+    for attempt in range(50):  # the first call forks and starts the pool
+        hazard = json.dumps({"hook_event_name": "PreToolUse", "tool_name": "Bash", "session_id": "s%d" % attempt,
+                             "tool_input": {"command": "git push --force origin main"}})  # a new session advises
+        trace = []
+        stdout, processes = imported_by_dispatch(tmp_path, hazard, *args, warm="1", trace=trace)
+        if STANDBY_LINE in trace[0]:
+            break
+        time.sleep(0.1)
+    assert STANDBY_LINE in trace[0], trace
+    assert len(processes) == 1
+    assert b"additionalContext" in stdout  # the checks ran, in the standby
+    assert not processes[0] & {"re", "json", "threading", "dispatch_runner"}, sorted(processes[0])

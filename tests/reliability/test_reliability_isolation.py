@@ -15,6 +15,7 @@ import subprocess
 import time
 
 import pytest
+from hookmux_testing import STANDBY_LINE, warm_pool
 from reliability_support import (
     CLAUDE_PRE_BASH, COPILOT_PRE_BASH, DISPATCH, PYTHON, assert_dispatcher_output, case, emitter, hermetic_env,
     manifest_for, write_json, write_script,
@@ -40,6 +41,17 @@ MISBEHAVIOURS = {
     "hangs": "time.sleep(600)",
 }
 DIALECTS = {"claude": ("PreToolUse", CLAUDE_PRE_BASH), "copilot": ("preToolUse", COPILOT_PRE_BASH)}
+# Where the checks run, and what the trace says of it: a standby of the warm pool, or a worker
+# forked for the call (no pool: HOOKMUX_WARM=0, or none ready).
+WORKERS = {"standby": STANDBY_LINE, "forked": "checks ran in a worker forked for this call"}
+
+
+def _worker_env(tmp_path, worker):
+    if worker == "forked":
+        return hermetic_env(tmp_path, HOOKMUX_WARM="0")
+    env = hermetic_env(tmp_path)
+    warm_pool(env, tmp_path)
+    return env
 
 
 def _body(kind: str) -> str:
@@ -47,12 +59,14 @@ def _body(kind: str) -> str:
             "def main():\n    time.sleep(0.5)\n    %s\n" % MISBEHAVIOURS[kind])
 
 
+@pytest.mark.parametrize("worker", WORKERS)
 @pytest.mark.parametrize("dialect", sorted(DIALECTS))
 @pytest.mark.parametrize("order", ["bad-first", "sentinel-first"])
 @pytest.mark.parametrize("kind", sorted(MISBEHAVIOURS))
-def test_the_host_sees_exit_0_and_a_valid_line_within_the_bound(tmp_path, kind, order, dialect):
+def test_the_host_sees_exit_0_and_a_valid_line_within_the_bound(tmp_path, kind, order, dialect, worker):
     with case(SUITE):
         event, payload = DIALECTS[dialect]
+        env = _worker_env(tmp_path, worker)
         root = tmp_path / "hooks"
         rows = [{"name": "bad", "script": write_script(root, "bad/check.py", _body(kind)), "timeout": TIMEOUT},
                 {"name": "sentinel", "script": emitter(root, "sentinel/check.py", SENTINEL), "timeout": TIMEOUT}]
@@ -60,9 +74,9 @@ def test_the_host_sees_exit_0_and_a_valid_line_within_the_bound(tmp_path, kind, 
             rows.reverse()
         path = write_json(tmp_path / "manifest.json", manifest_for(root, {"PreToolUse": rows}))
         started = time.monotonic()
-        process = subprocess.Popen([PYTHON, "-S", "-E", str(DISPATCH), "--manifest", str(path), event],
+        process = subprocess.Popen([PYTHON, "-S", "-E", str(DISPATCH), "--manifest", str(path), "--trace", event],
                                    stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
-                                   env=hermetic_env(tmp_path), start_new_session=True)
+                                   env=env, start_new_session=True)
         try:
             stdout, stderr = process.communicate(json.dumps(payload).encode(), timeout=BOUND + 10)
         finally:
@@ -71,9 +85,13 @@ def test_the_host_sees_exit_0_and_a_valid_line_within_the_bound(tmp_path, kind, 
         assert process.returncode == 0, (process.returncode, stderr)
         assert elapsed < BOUND, elapsed
         assert assert_dispatcher_output(stdout, event) == SENTINEL, stdout
+        assert WORKERS[worker] in stderr.decode(), stderr
 
 
-def test_the_trace_says_how_the_worker_ended(tmp_path):
+@pytest.mark.parametrize("worker, words", [("forked", "worker exit 3"), ("standby", "worker ended")])
+def test_the_trace_says_how_the_worker_ended(tmp_path, worker, words):
+    """A forked worker is the dispatcher's child, so its exit status is known; a standby is the
+    pool manager's."""
     with case(SUITE):
         root = tmp_path / "hooks"
         rows = [{"name": "sentinel", "script": emitter(root, "sentinel/check.py", SENTINEL)},
@@ -81,11 +99,12 @@ def test_the_trace_says_how_the_worker_ended(tmp_path):
         path = write_json(tmp_path / "manifest.json", manifest_for(root, {"PreToolUse": rows}))
         result = subprocess.run([PYTHON, "-S", "-E", str(DISPATCH), "--manifest", str(path), "--trace", "PreToolUse"],
                                 input=json.dumps(CLAUDE_PRE_BASH).encode(), capture_output=True,
-                                env=hermetic_env(tmp_path), timeout=30)
+                                env=_worker_env(tmp_path, worker), timeout=30)
         assert result.returncode == 0
         lines = result.stderr.decode().splitlines()
+        assert WORKERS[worker] in lines[0], lines
         assert any("sentinel" in line and "ok, emitted" in line for line in lines), lines
-        assert any("bad" in line and "worker exit 3" in line for line in lines), lines
+        assert any("bad" in line and words in line for line in lines), lines
 
 
 def test_without_isolation_the_documented_fallback_still_exits_0_for_a_plain_crash(tmp_path):

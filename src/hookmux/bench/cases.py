@@ -127,12 +127,18 @@ class BenchSetup:
             stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, timeout=300, check=False,
         )
 
+    @property
+    def runtime_dir(self) -> Path:
+        return self.base / "run"
+
     def _env(self) -> dict[str, str]:
         env = {k: v for k, v in os.environ.items() if not k.startswith(("HOOKMUX_", "CLAUDE_", "AMPLIHACK_", "COPILOT_"))}
         env.update(
             HOME=str(self.base / "home"),
             HOOKMUX_STATE_DIR=str(self.base / "state"),
             XDG_STATE_HOME=str(self.base / "xdg"),
+            # The warm pool of the copy lives here too: removing the base ends it.
+            HOOKMUX_RUNTIME_DIR=str(self.runtime_dir),
             HOOKMUX_SKILLS_PATH=os.pathsep.join(str(root) for root in self.skill_roots),
             PWD=str(self.work),
         )

@@ -180,6 +180,10 @@ def format_table(report: dict) -> str:
         cells = [cell.rjust(widths[i]) if i in numeric else cell.ljust(widths[i]) for i, cell in enumerate(row)]
         lines.append("  ".join(cells).rstrip())
     lines.append("")
+    pool = report.get("warm_pool")
+    if pool:
+        lines += [f"warm pool: {pool['served']} calls served by standbys; the pool's CPU, in no figure above: "
+                  f"{pool['cpu_ms']:.1f} ms ({pool['cpu_ms_per_call']:.2f} ms per call, off the call's path)", ""]
     for verdict in report["targets"]:
         value = verdict["value"]
         lines.append(f"{'pass' if verdict['pass'] else 'FAIL'}  {verdict['target']}: {value}")

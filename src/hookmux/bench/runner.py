@@ -14,6 +14,7 @@ import shutil
 import sys
 import time
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import Callable, Sequence
 
 
@@ -95,6 +96,8 @@ def adopt_orphans() -> bool:
 
 
 def _children() -> set[int]:
+    """Our children in our session: a process that started a session of its own (the
+    dispatcher's warm pool, which outlives every run) is not part of any run."""
     found = set()
     try:
         for task in os.listdir("/proc/self/task"):
@@ -102,7 +105,15 @@ def _children() -> set[int]:
                 found.update(int(pid) for pid in handle.read().split())
     except OSError:
         pass
-    return found
+    session = os.getsid(0)
+    return {pid for pid in found if _session(pid) == session}
+
+
+def _session(pid: int) -> int | None:
+    try:
+        return os.getsid(pid)
+    except OSError:
+        return None
 
 
 def _reap_orphans(before: set[int]) -> float:
@@ -146,3 +157,24 @@ def round_robin(
             if round_index >= warmup:
                 samples[name].append(sample)
     return samples
+
+
+def pool_usage(runtime_dir: Path, settle: float = 1.5) -> dict | None:
+    """What the dispatcher's warm pools under ``runtime_dir`` served and spent: their CPU is in
+    no case's figure (the pool is in a session of its own and outlives every run). Waits
+    ``settle`` seconds first, so that the last standbys are reaped and counted."""
+    if not runtime_dir.exists():
+        return None
+    time.sleep(settle)
+    served, cpu_ms = 0, 0.0
+    for report in runtime_dir.glob("*/manager"):
+        try:
+            _pid, calls, cpu = report.read_text().split()
+        except (OSError, ValueError):
+            continue
+        served += int(calls)
+        cpu_ms += float(cpu)
+    if not served:
+        return None
+    return {"served": served, "cpu_ms": round(cpu_ms, 1), "cpu_ms_per_call": round(cpu_ms / served, 2)}
+

@@ -9,7 +9,7 @@ from typing import Optional, Sequence
 
 from hookmux.bench import importtime, report, serve_cases
 from hookmux.bench.cases import THREADS_SUFFIX, BenchSetup, Case, expect_context, expect_silent
-from hookmux.bench.runner import adopt_orphans, measure, round_robin
+from hookmux.bench.runner import adopt_orphans, measure, pool_usage, round_robin
 
 
 def _check(setup: BenchSetup, case: Case) -> Optional[str]:
@@ -90,6 +90,7 @@ def run_bench(
                 return measure(case.invocations(round_index, shell), case.env or setup.env)
 
             samples = round_robin([case.name for case in good], run_once, runs, warmup)
+            pool = pool_usage(setup.runtime_dir)
             imports = _profile_imports(setup, good) if profile_imports else {}
         finally:
             os.chdir(previous)
@@ -112,5 +113,6 @@ def run_bench(
             "threads": threads,
         },
         "cases": results,
+        "warm_pool": pool,
         "targets": report.verdicts(results, python),
     }

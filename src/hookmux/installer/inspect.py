@@ -161,6 +161,10 @@ def status(target: Path, settings: Path | None, copilot_dir: Path | None, codex_
             running = serve.probe(str(target))
             report["server"] = {"running": bool(running), "pid": running and running.get("pid"),
                                 "port": running and running.get("port")}
+    if rec:
+        from hookmux.installer.warm_pool import pools_of
+
+        report["warm_pools"] = pools_of(target)
     hint = reinstall_hint(target, rec) if rec else "hookmux install"
     for item in report["wired"]:
         if "error" in item:
@@ -214,6 +218,11 @@ def render(report: dict) -> str:
             server = report["server"]
             lines.append(f"server:    pid {server['pid']} on 127.0.0.1:{server['port']}, answers" if server["running"]
                          else "server:    not running (the next Claude Code session starts it)")
+        for pool in report.get("warm_pools", []):
+            lines.append(f"warm pool: pid {pool['pid']} ({pool['python']}), {pool['served']} calls served, "
+                         f"{pool['cpu_ms'] / 1000:.1f} s CPU")
+        if not report.get("warm_pools"):
+            lines.append("warm pool: not running (the next call that selects a check starts it)")
         lines.append(f"files:     {files['ok']} ok, {len(files['modified'])} modified, "
                      f"{len(files['missing'])} missing, {len(files['outdated'])} differ from the package")
         for key in ("modified", "missing", "outdated", "not_installed"):

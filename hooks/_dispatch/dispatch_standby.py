@@ -1,0 +1,297 @@
+"""The warm pool: a resident manager keeps forked standby workers ready for the dispatcher.
+
+    python3 -S -E dispatch_standby.py POOL_FOLDER     (started by dispatch_isolated.launch)
+
+The manager makes the pool's folder in the private runtime folder, holds its
+``lock`` for its life (one manager per pool), makes the ``calls`` FIFO and forks
+``STANDBYS`` standbys. It never runs a check itself. A fresh standby first
+copies every writable page it shares with the manager (``madvise`` with
+``MADV_POPULATE_WRITE``), so that no call pays for copy-on-write; then it waits
+on ``calls``. The one that claims a call (``dispatch_isolated`` says how) tells the
+manager (which forks its replacement), says hello, takes on the caller's argv,
+cwd, umask and environment, runs the checks with the ``ThreadRunner``, streams
+their result frames as a forked worker does (``dispatch_isolated``), and exits:
+whatever a check did to its process dies with it.
+
+The manager leaves, and takes its idle standbys with it, when no call came for
+``HOOKMUX_WARM_IDLE`` seconds (default ``IDLE``), when its ``calls`` FIFO was
+removed or replaced, or when the dispatcher's modules on disk are no longer the
+ones it loaded (an upgrade); the next call starts a new pool.
+"""
+import os
+import sys
+
+IDLE = 600.0
+STANDBYS = 2
+TICK = 1.0
+# Call files and FIFOs older than this are a caller's that died: swept.
+LEFTOVER = 60.0
+MADV_POPULATE_WRITE = 23  # Linux 5.14
+# What a standby tells the manager on its pipe, after its pid.
+CLAIMED, SERVED = b"c", b"s"
+
+
+def main(pool):
+    os.closerange(3, 1 << 16)  # nothing the host handed our starter stays open here
+    os.chdir("/")  # nor does any folder stay in use
+    try:
+        idle = float(os.environ.get("HOOKMUX_WARM_IDLE") or IDLE)
+    except ValueError:
+        idle = IDLE
+    if not _private_folder(os.path.dirname(pool)) or not _private_folder(pool):
+        return
+    import fcntl
+
+    lock = os.open(os.path.join(pool, "lock"), os.O_RDWR | os.O_CREAT, 0o600)
+    try:
+        fcntl.flock(lock, fcntl.LOCK_EX | fcntl.LOCK_NB)
+    except OSError:
+        return  # another manager has this pool
+    calls_path = os.path.join(pool, "calls")
+    try:
+        os.unlink(calls_path)  # left by a manager that is gone (we hold the lock)
+    except FileNotFoundError:
+        pass
+    os.mkfifo(calls_path, 0o600)
+    calls = os.open(calls_path, os.O_RDWR | os.O_NONBLOCK)  # read-write: never an end of file
+
+    import dispatch_runner
+    import dispatch_transport  # noqa: F401  (the standby's watchdog)
+    import dispatch_isolated
+
+    dispatch_runner.prepare()
+    Manager(pool, calls, lock, dispatch_isolated.code_stamp(), _page_toucher()).run(os.stat(calls_path).st_ino, idle)
+
+
+def _private_folder(folder):
+    try:
+        os.makedirs(folder, 0o700, exist_ok=True)
+        info = os.stat(folder)
+    except OSError:
+        return False
+    return info.st_uid == os.getuid() and not info.st_mode & 0o077
+
+
+def _page_toucher():
+    """``madvise`` from the C library, or None where there is none to have."""
+    if not sys.platform.startswith("linux"):
+        return None
+    try:
+        import ctypes
+
+        madvise = ctypes.CDLL(None).madvise
+        madvise.argtypes = [ctypes.c_void_p, ctypes.c_size_t, ctypes.c_int]
+        return madvise
+    except Exception:
+        return None
+
+
+class Manager:
+    def __init__(self, pool, calls, lock, stamp, madvise):
+        self.pool = pool
+        self.calls = calls
+        self.lock = lock
+        self.stamp = stamp
+        self.madvise = madvise
+        self.environ = dict(os.environ)
+        self.idle = set()  # standbys waiting for a call
+        self.busy = set()  # standbys serving one
+        self.served = self.reaped = 0
+        self.reported = None
+        self.taken_r, self.taken_w = os.pipe()  # a standby's pid and CLAIMED, then SERVED
+        self.life_r, self.life_w = os.pipe()  # the standbys leave when this closes
+
+    def run(self, bound, idle_seconds):
+        import select
+        import time
+
+        import dispatch_isolated
+
+        last_call = swept = time.monotonic()
+        calls_path = os.path.join(self.pool, "calls")
+        while True:
+            # A standby's replacement is forked when it has served its call (its page copying
+            # would compete with that call for the CPU), or at once when none is left idle.
+            while len(self.idle) + len(self.busy) < STANDBYS or not self.idle:
+                self.idle.add(self.fork())
+            if select.select([self.taken_r], [], [], TICK)[0]:
+                data = os.read(self.taken_r, 4096)
+                for at in range(0, len(data) - 4, 5):
+                    pid, what = int.from_bytes(data[at:at + 4], "big"), data[at + 4:at + 5]
+                    self.idle.discard(pid)
+                    (self.busy.add if what == CLAIMED else self.busy.discard)(pid)
+                    self.served += what == SERVED
+                last_call = time.monotonic()
+            self.reap()
+            self.report()
+            try:
+                current = os.stat(calls_path).st_ino == bound and dispatch_isolated.code_stamp() == self.stamp
+            except OSError:
+                current = False
+            now = time.monotonic()
+            if not current or now - last_call > idle_seconds:
+                break
+            if now - swept > LEFTOVER:
+                swept = now
+                self.sweep()
+        os.close(self.life_w)
+        try:
+            if os.stat(calls_path).st_ino == bound:
+                os.unlink(calls_path)
+                os.unlink(os.path.join(self.pool, "manager"))
+        except OSError:
+            pass
+
+    def fork(self):
+        pid = os.fork()
+        if pid == 0:
+            try:
+                for fd in (self.lock, self.taken_r, self.life_w):
+                    os.close(fd)
+                Standby(self).run()
+            finally:
+                os._exit(0)
+        return pid
+
+    def report(self):
+        """``manager``: its pid, the calls served and the CPU milliseconds of the pool so far
+        (the standbys' once reaped), for ``hookmux status`` and ``hookmux bench``."""
+        if self.reported == (self.served, self.reaped):
+            return
+        line = "%d %d %.1f\n" % (os.getpid(), self.served, sum(os.times()[:4]) * 1000)
+        temp = os.path.join(self.pool, "manager.tmp")
+        with open(temp, "w") as handle:
+            handle.write(line)
+        os.replace(temp, os.path.join(self.pool, "manager"))
+        self.reported = (self.served, self.reaped)
+
+    def reap(self):
+        while True:
+            try:
+                pid, _ = os.waitpid(-1, os.WNOHANG)
+            except ChildProcessError:
+                return
+            if not pid:
+                return
+            self.idle.discard(pid)
+            self.busy.discard(pid)
+            self.reaped += 1
+
+    def sweep(self):
+        import time
+
+        for name in os.listdir(self.pool):
+            if name.endswith((".call", ".out", ".taken")):
+                path = os.path.join(self.pool, name)
+                try:
+                    if time.time() - os.lstat(path).st_mtime > LEFTOVER:
+                        os.unlink(path)
+                except OSError:
+                    pass
+
+
+class Standby:
+    def __init__(self, manager):
+        self.pool = manager.pool
+        self.calls = manager.calls
+        self.stamp = manager.stamp
+        self.madvise = manager.madvise
+        self.environ = manager.environ
+        self.taken_w = manager.taken_w
+        self.life_r = manager.life_r
+
+    def run(self):
+        import marshal
+        import select
+
+        self.copy_pages()
+        while True:
+            ready = select.select([self.calls, self.life_r], [], [])[0]
+            if self.life_r in ready:
+                return
+            try:
+                name = os.read(self.calls, 64).decode("ascii", "replace").strip()
+            except (BlockingIOError, InterruptedError):
+                continue  # another standby read it
+            taken = os.path.join(self.pool, name + ".taken")
+            try:
+                os.rename(os.path.join(self.pool, name + ".call"), taken)
+            except OSError:
+                continue  # taken back by its caller, who gave up waiting
+            break
+        pid = os.getpid()
+        os.write(self.taken_w, pid.to_bytes(4, "big") + CLAIMED)
+        for fd in (self.life_r, self.calls):
+            os.close(fd)
+        try:
+            with open(taken, "rb") as handle:
+                call = marshal.loads(handle.read())
+        finally:
+            os.unlink(taken)
+        out = os.open(os.path.join(self.pool, name + ".out"), os.O_WRONLY | os.O_NONBLOCK)
+        os.set_blocking(out, True)
+        current = call[0] == self.stamp
+        _write(out, (b"R" if current else b"S") + pid.to_bytes(4, "big"))
+        if current:
+            serve(out, call[1:], self.environ)
+        os.close(out)
+        os.write(self.taken_w, pid.to_bytes(4, "big") + SERVED)
+
+    def copy_pages(self):
+        """Write-fault every private writable page now, while nobody waits: after it, a call
+        writes to pages of its own and takes no copy-on-write fault."""
+        if self.madvise is None:
+            return
+        try:
+            with open("/proc/self/maps", "rb") as maps:
+                lines = maps.read().splitlines()
+        except OSError:
+            return
+        for line in lines:
+            fields = line.split()
+            if len(fields) < 2 or fields[1] != b"rw-p":
+                continue
+            start, end = (int(bound, 16) for bound in fields[0].split(b"-"))
+            if end - start <= 64 << 20:  # a large reservation is not worth populating
+                self.madvise(start, end - start, MADV_POPULATE_WRITE)
+
+
+def serve(out, call, inherited):
+    """Run one call in this process, which becomes the caller's as far as a check can tell
+    (``inherited``: the environment it started with)."""
+    from _common.manifest import Row
+    from dispatch_core import Outcome
+    from dispatch_isolated import FrameWriter
+    from dispatch_runner import ThreadRunner
+    from dispatch_transport import Watchdog
+
+    argv, cwd, umask, environ, stdin_text, hooks_root, rows = call
+    sys.argv = argv
+    os.chdir(cwd)
+    os.umask(umask)
+    if environ != inherited:  # usually equal: the pool was started from the same environment
+        for name in [name for name in os.environ if name not in environ]:
+            del os.environ[name]
+        for name, value in environ.items():
+            if os.environ.get(name) != value:
+                os.environ[name] = value
+    jobs = [Outcome(Row(None, index, {"script": path, "args": args, "timeout": timeout, "isolate": isolate}, "/"))
+            for index, path, args, timeout, isolate in rows]
+    send = FrameWriter(out)
+    # The caller kills this process at its deadline; the watchdog ends it should the caller be gone.
+    guard = Watchdog(os.open(os.devnull, os.O_WRONLY))
+    ThreadRunner(guard=guard, report=send.job).run(jobs, stdin_text, hooks_root)
+    send.done()
+
+
+def _write(fd, data):
+    while data:
+        data = data[os.write(fd, data):]
+
+
+if __name__ == "__main__":
+    try:
+        if len(sys.argv) == 2:
+            main(sys.argv[1])
+    finally:
+        os._exit(0)

@@ -1,0 +1,205 @@
+"""The warm pool (hooks/_dispatch/dispatch_standby.py and run_in_standby in dispatch_isolated.py):
+standbys that run a call's checks as the caller's process would, a pool that never serves
+stale code, never holds the host's pipes, and a call that runs once wherever it runs."""
+from __future__ import annotations
+
+import json
+import os
+import shutil
+import subprocess
+import time
+from pathlib import Path
+
+from hookmux_testing import DISPATCH, HOOKS, PYTHON, STANDBY_LINE, hermetic_env, warm_pool
+
+FORKED_LINE = "checks ran in a worker forked for this call"
+PAYLOAD = json.dumps({"session_id": "s", "hook_event_name": "PreToolUse", "tool_name": "Bash",
+                      "tool_input": {"command": "true"}}).encode()
+# Emits what the process it runs in looks like to a check.
+PROBE = '''
+import json, os, sys
+def main():
+    umask = os.umask(0)
+    os.umask(umask)
+    seen = {"pid": os.getpid(), "ppid": os.getppid(), "cwd": os.getcwd(), "umask": umask,
+            "probe": os.environ.get("HMX_PROBE"), "only_at_start": os.environ.get("HMX_ONLY_AT_START"),
+            "argv": sys.argv}
+    print(json.dumps({"additionalContext": json.dumps(seen)}))
+'''
+APPENDER = '''
+import os
+def main():
+    with open(os.environ["HMX_RUNS"], "a") as handle:
+        handle.write("ran\\n")
+'''
+
+
+def _manifest(tmp_path: Path, body: str) -> Path:
+    root = tmp_path / "checks"
+    (root / "probe").mkdir(parents=True, exist_ok=True)
+    (root / "probe" / "check.py").write_text(body)
+    path = tmp_path / "manifest.json"
+    path.write_text(json.dumps({"version": 1, "hooks_root": str(root), "events": {
+        "PreToolUse": {"checks": [{"name": "probe", "script": "probe/check.py"}]}}}))
+    return path
+
+
+def _call(manifest: Path, env: dict, dispatch: Path = DISPATCH, **options):
+    result = subprocess.run([PYTHON, "-S", "-E", str(dispatch), "--manifest", str(manifest), "--trace", "PreToolUse"],
+                            input=PAYLOAD, capture_output=True, env=env, timeout=60, **options)
+    assert result.returncode == 0, result.stderr
+    trace = result.stderr.decode()
+    output = result.stdout.decode()
+    seen = json.loads(json.loads(output)["hookSpecificOutput"]["additionalContext"]) if output else None
+    return trace, seen
+
+
+def _until(condition, seconds: float = 10.0) -> bool:
+    deadline = time.monotonic() + seconds
+    while time.monotonic() < deadline:
+        if condition():
+            return True
+        time.sleep(0.05)
+    return condition()
+
+
+def _gone(pid: int) -> bool:
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return True
+    return Path(f"/proc/{pid}/status").exists() and "zombie" in Path(f"/proc/{pid}/status").read_text()
+
+
+def _private_env(tmp_path: Path, **extra: str) -> dict:
+    runtime = tmp_path / "run"
+    runtime.mkdir(mode=0o700, exist_ok=True)
+    return hermetic_env(tmp_path, HOOKMUX_RUNTIME_DIR=str(runtime), **extra)
+
+
+def _pool_folders(env: dict) -> list[Path]:
+    runtime = Path(env["HOOKMUX_RUNTIME_DIR"])
+    return [path for path in runtime.iterdir() if path.is_dir()] if runtime.exists() else []
+
+
+def test_a_standby_runs_the_checks_with_the_callers_environment_cwd_umask_and_argv(tmp_path):
+    manifest = _manifest(tmp_path, PROBE)
+    warm_pool(_private_env(tmp_path, HMX_ONLY_AT_START="1"), tmp_path)  # a pool started from another environment
+    work = tmp_path / "work"
+    work.mkdir()
+    env = _private_env(tmp_path, HMX_PROBE="caller-7")
+    for _ in range(20):
+        trace, seen = _call(manifest, env, cwd=work, preexec_fn=lambda: os.umask(0o027))
+        if STANDBY_LINE in trace:
+            break
+    else:
+        raise AssertionError("no call was served by a standby: %s" % trace)
+    assert seen["probe"] == "caller-7"
+    assert seen["only_at_start"] is None  # what the caller does not have, the check does not see
+    assert seen["cwd"] == str(work)
+    assert seen["umask"] == 0o027
+    assert seen["argv"][-1] == "PreToolUse" and seen["argv"][-3] == str(manifest)
+
+
+def test_each_call_gets_a_fresh_standby(tmp_path):
+    """A standby serves one call: what a check did to its process is gone with it."""
+    manifest = _manifest(tmp_path, PROBE)
+    env = hermetic_env(tmp_path)
+    warm_pool(env, tmp_path)
+    pids = set()
+    for _ in range(6):
+        trace, seen = _call(manifest, env)
+        if STANDBY_LINE in trace:
+            assert seen["pid"] not in pids
+            pids.add(seen["pid"])
+    assert len(pids) >= 2
+
+
+def test_the_first_call_forks_and_starts_a_pool_that_holds_none_of_the_hosts_pipes(tmp_path):
+    env = _private_env(tmp_path)
+    manifest = _manifest(tmp_path, PROBE)
+    started = time.monotonic()
+    trace, seen = _call(manifest, env)  # capture_output: a pool holding the pipes would hang this
+    assert time.monotonic() - started < 10
+    assert FORKED_LINE in trace and seen is not None
+    assert _until(lambda: any((folder / "calls").exists() for folder in _pool_folders(env)))
+    assert _until(lambda: STANDBY_LINE in _call(manifest, env)[0])
+
+
+def test_an_upgraded_tree_is_never_served_by_the_pool_of_the_old_code(tmp_path):
+    tree = tmp_path / "hooks"
+    for folder in ("_dispatch", "_common"):
+        shutil.copytree(HOOKS / folder, tree / folder, ignore=shutil.ignore_patterns("__pycache__"))
+    dispatch = tree / "_dispatch" / "dispatch.py"
+    env = _private_env(tmp_path)
+    manifest = _manifest(tmp_path, PROBE)
+    warm_pool(env, tmp_path, dispatch=dispatch)
+    trace, seen = _call(manifest, env, dispatch=dispatch)
+    assert STANDBY_LINE in trace
+    old_manager = seen["ppid"]
+
+    runner = tree / "_dispatch" / "dispatch_runner.py"
+    runner.write_text(runner.read_text() + "\n# upgraded\n")
+    trace, seen = _call(manifest, env, dispatch=dispatch)
+    assert FORKED_LINE in trace, trace  # never the old pool
+    assert _until(lambda: _gone(old_manager))
+    assert _until(lambda: STANDBY_LINE in _call(manifest, env, dispatch=dispatch)[0])
+    trace, seen = _call(manifest, env, dispatch=dispatch)
+    assert seen["ppid"] != old_manager
+
+
+def test_an_idle_pool_leaves_and_removes_its_fifo(tmp_path):
+    env = _private_env(tmp_path, HOOKMUX_WARM_IDLE="1")
+    manifest = _manifest(tmp_path, PROBE)
+    warm_pool(env, tmp_path)
+    trace, seen = _call(manifest, env)
+    manager = seen["ppid"] if STANDBY_LINE in trace else None
+    [folder] = _pool_folders(env)
+    assert _until(lambda: not (folder / "calls").exists())
+    if manager is not None:
+        assert _until(lambda: _gone(manager))
+
+
+def test_a_runtime_folder_others_can_enter_is_never_used(tmp_path):
+    env = _private_env(tmp_path)
+    Path(env["HOOKMUX_RUNTIME_DIR"]).chmod(0o755)
+    manifest = _manifest(tmp_path, PROBE)
+    for _ in range(3):
+        trace, seen = _call(manifest, env)
+        assert FORKED_LINE in trace and seen is not None
+        time.sleep(0.3)
+    assert not any((folder / "calls").exists() for folder in _pool_folders(env))
+
+
+def test_HOOKMUX_WARM_0_starts_no_pool(tmp_path):
+    env = _private_env(tmp_path, HOOKMUX_WARM="0")
+    manifest = _manifest(tmp_path, PROBE)
+    for _ in range(2):
+        trace, _seen = _call(manifest, env)
+        assert FORKED_LINE in trace
+    time.sleep(0.5)
+    assert _pool_folders(env) == []
+
+
+def test_a_call_no_standby_claims_is_taken_back_and_runs_once(tmp_path):
+    """A pool that reads its FIFO but never claims (all busy, or stuck): the call waits
+    READY_WAIT, takes its file back and runs in a forked worker, once, leaving nothing behind."""
+    env = _private_env(tmp_path, HMX_RUNS=str(tmp_path / "runs.txt"))
+    manifest = _manifest(tmp_path, APPENDER)
+    # The folder a pool of this dispatcher would use, with its FIFO held by us.
+    sys_key = subprocess.run([PYTHON, "-S", "-E", "-c",
+                              "import sys; sys.path.insert(0, %r); import dispatch_isolated as d; print(d.pool_dir())"
+                              % str(DISPATCH.parent)], capture_output=True, env=env, text=True, check=True)
+    pool = Path(sys_key.stdout.strip())
+    pool.mkdir(mode=0o700, parents=True)
+    os.mkfifo(pool / "calls", 0o600)
+    stuck = os.open(pool / "calls", os.O_RDWR | os.O_NONBLOCK)
+    try:
+        trace, _ = _call(manifest, env)
+        message = os.read(stuck, 4096)
+    finally:
+        os.close(stuck)
+    assert FORKED_LINE in trace, trace
+    assert (tmp_path / "runs.txt").read_text() == "ran\n"
+    assert len(message) == 64
+    assert sorted(path.name for path in pool.iterdir()) == ["calls"]  # the call file and FIFO are gone
