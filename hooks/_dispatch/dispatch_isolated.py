@@ -61,11 +61,12 @@ MARGIN = 0.25
 _HEADER = 4
 # How long a call waits for a standby to claim it before it forks its own worker.
 READY_WAIT = 0.01
-# The modules a standby runs a call with: a pool started from other versions of them is stale.
+# The modules a standby runs a call with (its first check gets the _common ones as they were
+# loaded): a pool started from other versions of them is stale.
 MODULES = ("dispatch_core.py", "dispatch_runner.py", "dispatch_isolated.py", "dispatch_transport.py",
-           "dispatch_standby.py")
+           "dispatch_standby.py", "../_common/__init__.py", "../_common/event.py", "../_common/hosts.py",
+           "../_common/manifest.py")
 MESSAGE = 64  # bytes: below PIPE_BUF, so each message is written and read whole
-HELLO = 5  # b"R" (running) or b"S" (stale: not run), then the standby's pid
 CALLS = "calls"
 HERE = os.path.dirname(os.path.abspath(__file__))
 
@@ -74,8 +75,8 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 
 
 def run_in_standby(jobs, stdin_text, hooks_root):
-    """Run ``jobs`` in a standby and fill in their results; the standby's pid, or 0 when none
-    took them."""
+    """Run ``jobs`` in a standby and fill in their results; the standby's pid (-1: unknown),
+    or 0 when none took them."""
     if os.environ.get("HOOKMUX_WARM") == "0" or not sys.platform.startswith("linux"):
         return 0
     start = time.monotonic()
@@ -93,36 +94,46 @@ def run_in_standby(jobs, stdin_text, hooks_root):
         return 0
     except Exception:
         return 0
-    name = "%d-%d" % (os.getpid(), time.monotonic_ns())
-    call_path, out_path = os.path.join(pool, name + ".call"), os.path.join(pool, name + ".out")
-    out = None
+    base = os.path.join(pool, "%d-%d" % (os.getpid(), time.monotonic_ns()))
+    waiter = None
     try:
         try:
-            _write_file(call_path, request)
-            os.mkfifo(out_path, 0o600)
-            out = os.open(out_path, os.O_RDONLY | os.O_NONBLOCK)
-            os.write(calls, name.encode().ljust(MESSAGE))
+            _write_file(base + ".call", request)
+            _write_file(base + ".frames", b"")
+            os.mkfifo(base + ".done", 0o600)
+            waiter = _Waiter(base + ".done")
+            os.write(calls, os.path.basename(base).encode().ljust(MESSAGE))
         finally:
             os.close(calls)
-        hello = _hello(out, call_path, deadline)
+        end = waiter.wait(base + ".call", deadline)
     except Exception:
-        hello = None if _taken_back(call_path) else b""
+        end = None if _taken_back(base + ".call") else EOF
     try:
-        if hello is None or hello[:1] == b"S":
-            return 0  # not claimed, or claimed by a stale standby: nothing ran
-        # Claimed: from here on the checks may run there, so they never run here too.
-        standby = int.from_bytes(hello[1:], "big") if len(hello) == HELLO else -1
-        end = read_frames(out, jobs, deadline) if standby > 0 else EOF
-        if end == DEADLINE:
+        if end is None:
+            return 0  # nobody claimed it: it ran nowhere
+        hello, bodies = _read_frames_file(base + ".frames")
+        if hello is None:
+            standby, current = -1, True  # claimed, and gone (or out of time) before its hello
+        else:
+            standby, current = hello
+        if not current:
+            return 0  # claimed by a standby of older code, which ran nothing
+        by_index = {job.row.index: job for job in jobs}
+        for body in bodies:
+            if not body:
+                end = DONE
+                break
+            apply_frame(by_index, body)
+        if end == DEADLINE and standby > 0:
             _kill(standby, wait=False)
         settle(jobs, None if end == DEADLINE else "" if end == DONE else "worker ended", start)
         return standby
     finally:
-        if out is not None:
-            os.close(out)
-        for path in (call_path, out_path):
+        if waiter is not None:
+            waiter.close()
+        for suffix in (".call", ".frames", ".done"):
             try:
-                os.unlink(path)
+                os.unlink(base + suffix)
             except OSError:
                 pass
 
@@ -150,23 +161,64 @@ def _write_file(path, data):
         os.close(fd)
 
 
-def _hello(out, call_path, deadline):
-    """None when nobody claimed the call within READY_WAIT (it is taken back); else the claiming
-    standby's hello, or what came of it by the deadline (b"" when it said nothing)."""
-    import select
+class _Waiter:
+    """Waits on the call's ``done`` FIFO, in a thread blocked in open() and read() (``select``
+    costs more to import than the rest of the wait): one byte when the standby finished, end
+    of file when it is gone."""
 
-    if not select.select([out], [], [], READY_WAIT)[0] and _taken_back(call_path):
-        return None
-    hello = b""
-    while len(hello) < HELLO:
+    def __init__(self, path):
+        import _thread
+
+        self.path = path
+        # A reader from the start, so that the standby's open never finds none; the thread's
+        # own open waits for the standby's.
+        self.held = os.open(path, os.O_RDONLY | os.O_NONBLOCK)
+        self.ended = _thread.allocate_lock()
+        self.ended.acquire()
+        _thread.start_new_thread(self._wait, ())
+
+    def _wait(self):
+        try:
+            fd = os.open(self.path, os.O_RDONLY)  # until the standby opens it (or close() does)
+            try:
+                os.read(fd, 1)
+            finally:
+                os.close(fd)
+        except OSError:
+            pass
+        finally:
+            self.ended.release()
+
+    def wait(self, call_path, deadline):
+        """None when nobody claimed the call within READY_WAIT (it is taken back), else EOF
+        (done or gone: the frames say which) or DEADLINE."""
+        if self.ended.acquire(True, READY_WAIT):
+            return EOF
+        if _taken_back(call_path):
+            return None
         remaining = deadline - time.monotonic()
-        if remaining <= 0 or not select.select([out], [], [], remaining)[0]:
-            break
-        chunk = os.read(out, HELLO - len(hello))
-        if not chunk:
-            break
-        hello += chunk
-    return hello
+        return EOF if remaining > 0 and self.ended.acquire(True, remaining) else DEADLINE
+
+    def close(self):
+        """Let the thread go if no standby ever opened the FIFO."""
+        try:
+            os.close(os.open(self.path, os.O_WRONLY | os.O_NONBLOCK))
+        except OSError:
+            pass
+        os.close(self.held)
+
+
+def _read_frames_file(path):
+    """The standby's hello ``(pid, current)`` (None if it wrote none) and the frames after it."""
+    with open(path, "rb") as handle:
+        bodies, _ = split_frames(handle.read())
+    try:
+        kind, pid, current = marshal.loads(bodies[0])
+        if kind == "hello":
+            return (pid, current), bodies[1:]
+    except Exception:
+        pass
+    return None, bodies
 
 
 def _taken_back(call_path):

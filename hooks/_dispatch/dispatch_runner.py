@@ -49,6 +49,9 @@ ALWAYS_ISOLATED = ("_common",)
 # Standard modules a check's own file of the same name never shadows (see _keep_stdlib).
 GUARDED_STDLIB = ("json",)
 MODULE_PREFIX = "hookmux-check:"  # ':' cannot appear in an importable module name
+#: Packages of ALWAYS_ISOLATED loaded where no check has run yet (in a warm pool's standby,
+#: by its manager): the first check to load takes them as a fresh import would give them.
+PRISTINE = set()
 
 
 class ThreadRunner:
@@ -109,8 +112,10 @@ class Check:
 
         name = "%s%d:%s" % (MODULE_PREFIX, self.index, self.script)
         for module in list(sys.modules):
-            if module.split(".", 1)[0] in self.isolate:
+            top = module.split(".", 1)[0]
+            if top in self.isolate and top not in PRISTINE:
                 del sys.modules[module]
+        PRISTINE.clear()
         folder = os.path.dirname(self.script)
         _keep_stdlib(folder, self.root)
         saved_modules = dict(sys.modules)

@@ -3,15 +3,19 @@
     python3 -S -E dispatch_standby.py POOL_FOLDER     (started by dispatch_isolated.launch)
 
 The manager makes the pool's folder in the private runtime folder, holds its
-``lock`` for its life (one manager per pool), makes the ``calls`` FIFO and forks
-``STANDBYS`` standbys. It never runs a check itself. A fresh standby first
-copies every writable page it shares with the manager (``madvise`` with
+``lock`` for its life (one manager per pool), makes the ``calls`` FIFO, loads the
+dispatcher's modules and the ``PRELOADED`` standard ones, and forks ``STANDBYS``
+standbys. It never runs a check itself. A fresh standby first copies every
+writable page it shares with the manager (``madvise`` with
 ``MADV_POPULATE_WRITE``), so that no call pays for copy-on-write; then it waits
 on ``calls``. The one that claims a call (``dispatch_isolated`` says how) tells the
-manager (which forks its replacement), says hello, takes on the caller's argv,
-cwd, umask and environment, runs the checks with the ``ThreadRunner``, streams
-their result frames as a forked worker does (``dispatch_isolated``), and exits:
-whatever a check did to its process dies with it.
+manager, opens the call's frames file and ``done`` FIFO, writes its hello frame
+(pid, and whether it runs this tree's code), takes on the caller's argv, cwd,
+umask and environment, runs the checks with the ``ThreadRunner``, appends each
+result frame as it is known (``dispatch_isolated.FrameWriter``), writes one byte
+on ``done`` and exits: whatever a check did to its process dies with it. The
+manager forks a replacement once a call is served (its page copying would
+compete with that call for the CPU), or at once when no standby is left idle.
 
 The manager leaves, and takes its idle standbys with it, when no call came for
 ``HOOKMUX_WARM_IDLE`` seconds (default ``IDLE``), when its ``calls`` FIFO was
@@ -27,6 +31,9 @@ TICK = 1.0
 # Call files and FIFOs older than this are a caller's that died: swept.
 LEFTOVER = 60.0
 MADV_POPULATE_WRITE = 23  # Linux 5.14
+# Standard modules most checks import (the shipped ones do), loaded once here instead of in
+# every call: `re` alone is ~9 ms to import on a slow machine.
+PRELOADED = ("re", "json", "_sha2", "_sha256")
 # What a standby tells the manager on its pipe, after its pid.
 CLAIMED, SERVED = b"c", b"s"
 
@@ -60,6 +67,12 @@ def main(pool):
     import dispatch_isolated
 
     dispatch_runner.prepare()
+    dispatch_runner.PRISTINE.update(dispatch_runner.ALWAYS_ISOLATED)  # no check runs here
+    for module in PRELOADED:
+        try:
+            __import__(module)
+        except ImportError:
+            pass
     Manager(pool, calls, lock, dispatch_isolated.code_stamp(), _page_toucher()).run(os.stat(calls_path).st_ino, idle)
 
 
@@ -110,8 +123,6 @@ class Manager:
         last_call = swept = time.monotonic()
         calls_path = os.path.join(self.pool, "calls")
         while True:
-            # A standby's replacement is forked when it has served its call (its page copying
-            # would compete with that call for the CPU), or at once when none is left idle.
             while len(self.idle) + len(self.busy) < STANDBYS or not self.idle:
                 self.idle.add(self.fork())
             if select.select([self.taken_r], [], [], TICK)[0]:
@@ -204,6 +215,8 @@ class Standby:
         import marshal
         import select
 
+        from dispatch_isolated import FrameWriter
+
         self.copy_pages()
         while True:
             ready = select.select([self.calls, self.life_r], [], [])[0]
@@ -223,18 +236,20 @@ class Standby:
         os.write(self.taken_w, pid.to_bytes(4, "big") + CLAIMED)
         for fd in (self.life_r, self.calls):
             os.close(fd)
+        base = os.path.join(self.pool, name)
         try:
             with open(taken, "rb") as handle:
                 call = marshal.loads(handle.read())
         finally:
             os.unlink(taken)
-        out = os.open(os.path.join(self.pool, name + ".out"), os.O_WRONLY | os.O_NONBLOCK)
-        os.set_blocking(out, True)
+        frames = os.open(base + ".frames", os.O_WRONLY | os.O_APPEND)
+        done = os.open(base + ".done", os.O_WRONLY | os.O_NONBLOCK)  # fails if the caller is gone
         current = call[0] == self.stamp
-        _write(out, (b"R" if current else b"S") + pid.to_bytes(4, "big"))
+        send = FrameWriter(frames)
+        send.frame(marshal.dumps(("hello", pid, current)))
         if current:
-            serve(out, call[1:], self.environ)
-        os.close(out)
+            serve(send, call[1:], self.environ)
+        os.write(done, b"d")
         os.write(self.taken_w, pid.to_bytes(4, "big") + SERVED)
 
     def copy_pages(self):
@@ -256,12 +271,11 @@ class Standby:
                 self.madvise(start, end - start, MADV_POPULATE_WRITE)
 
 
-def serve(out, call, inherited):
+def serve(send, call, inherited):
     """Run one call in this process, which becomes the caller's as far as a check can tell
     (``inherited``: the environment it started with)."""
     from _common.manifest import Row
     from dispatch_core import Outcome
-    from dispatch_isolated import FrameWriter
     from dispatch_runner import ThreadRunner
     from dispatch_transport import Watchdog
 
@@ -277,16 +291,10 @@ def serve(out, call, inherited):
                 os.environ[name] = value
     jobs = [Outcome(Row(None, index, {"script": path, "args": args, "timeout": timeout, "isolate": isolate}, "/"))
             for index, path, args, timeout, isolate in rows]
-    send = FrameWriter(out)
     # The caller kills this process at its deadline; the watchdog ends it should the caller be gone.
     guard = Watchdog(os.open(os.devnull, os.O_WRONLY))
     ThreadRunner(guard=guard, report=send.job).run(jobs, stdin_text, hooks_root)
     send.done()
-
-
-def _write(fd, data):
-    while data:
-        data = data[os.write(fd, data):]
 
 
 if __name__ == "__main__":

@@ -142,8 +142,9 @@ def round_robin(
     run_once: Callable[[str, int], Sample],
     runs: int,
     warmup: int,
+    gap: float = 0.0,
 ) -> dict[str, list[Sample]]:
-    """``warmup`` untimed rounds, then ``runs`` rounds over every case.
+    """``warmup`` untimed rounds, then ``runs`` rounds over every case, ``gap`` seconds apart.
 
     Each round visits every case once, starting one case further along than
     the round before, so drift and position effects hit all cases alike.
@@ -156,6 +157,8 @@ def round_robin(
             sample = run_once(name, round_index)
             if round_index >= warmup:
                 samples[name].append(sample)
+            if gap:
+                time.sleep(gap)
     return samples
 
 

@@ -55,6 +55,7 @@ def run_bench(
     progress=None,
     adopted: Optional[Path] = None,
     threads: bool = False,
+    gap: float = 0.0,
 ) -> dict:
     """Return the full report (machine, settings, per-case results, targets)."""
     started = time.time()
@@ -89,7 +90,7 @@ def run_bench(
                     return case.measure(round_index)
                 return measure(case.invocations(round_index, shell), case.env or setup.env)
 
-            samples = round_robin([case.name for case in good], run_once, runs, warmup)
+            samples = round_robin([case.name for case in good], run_once, runs, warmup, gap)
             pool = pool_usage(setup.runtime_dir)
             imports = _profile_imports(setup, good) if profile_imports else {}
         finally:
@@ -111,6 +112,7 @@ def run_bench(
             "seconds": round(time.time() - started, 1),
             "adopted": str(adopted) if adopted is not None else None,
             "threads": threads,
+            "gap_seconds": gap,
         },
         "cases": results,
         "warm_pool": pool,

@@ -21,6 +21,9 @@ CASE_NAMES = ("B0", "B0.site", "B1.dispatch", "B1.separate", "B2", "B3.pre", "B3
 def configure(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--runs", type=int, default=20, help="timed runs per case (default 20; the median is reported)")
     parser.add_argument("--warmup", type=int, default=3, help="untimed rounds first (default 3)")
+    parser.add_argument("--gap", type=float, default=0.0, metavar="MS",
+                        help="pause between runs (default 0: back to back), so that what a run leaves to do in the "
+                             "background (the warm pool readies a standby) does not land on the next")
     parser.add_argument("--json", metavar="PATH", help="also write every sample and the verdicts as JSON")
     parser.add_argument("--python", metavar="PATH", help="interpreter to wire and time (default: the one hookmux runs in, past shims)")
     parser.add_argument("--hooks-tree", metavar="DIR", help="hooks tree to copy and time (default: the package's own)")
@@ -46,8 +49,8 @@ def run(args: argparse.Namespace) -> int:
     from hookmux.bench.report import format_table
     from hookmux.bench.suite import run_bench
 
-    if args.runs < 1 or args.warmup < 0:
-        print("hookmux bench: --runs must be >= 1 and --warmup >= 0", file=sys.stderr)
+    if args.runs < 1 or args.warmup < 0 or args.gap < 0:
+        print("hookmux bench: --runs must be >= 1, --warmup and --gap >= 0", file=sys.stderr)
         return 2
     if args.runs < 20:
         print(f"hookmux bench: {args.runs} runs per case (the targets are defined on medians of >= 20)", file=sys.stderr)
@@ -59,7 +62,7 @@ def run(args: argparse.Namespace) -> int:
             profile_imports=args.importtime, precompile=not args.no_compile,
             progress=lambda message: print(f"hookmux bench: {message}", file=sys.stderr),
             adopted=Path(args.adopted).expanduser().absolute() if args.adopted else None,
-            threads=args.threads,
+            threads=args.threads, gap=args.gap / 1000,
         )
     except NoAdoptedHooks as exc:
         print(f"hookmux bench: {exc}", file=sys.stderr)
