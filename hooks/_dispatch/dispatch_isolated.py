@@ -86,7 +86,6 @@ def run_in_standby(jobs, stdin_text, hooks_root):
         if not private(os.path.dirname(pool)):
             launch(pool)  # it makes the folder, or finds it is not ours and leaves
             return 0
-        request = _request(jobs, stdin_text, hooks_root)
         calls = os.open(os.path.join(pool, CALLS), os.O_WRONLY | os.O_NONBLOCK)
     except OSError as exc:
         if exc.errno in (2, 6):  # ENOENT, ENXIO: no pool, or nobody reads its FIFO
@@ -96,18 +95,19 @@ def run_in_standby(jobs, stdin_text, hooks_root):
         return 0
     base = os.path.join(pool, "%d-%d" % (os.getpid(), time.monotonic_ns()))
     waiter = None
+    sent = False
     try:
         try:
-            _write_file(base + ".call", request)
+            _write_file(base + ".call", _request(jobs, stdin_text, hooks_root))
             _write_file(base + ".frames", b"")
             os.mkfifo(base + ".done", 0o600)
             waiter = _Waiter(base + ".done")
-            os.write(calls, os.path.basename(base).encode().ljust(MESSAGE))
+            sent = os.write(calls, os.path.basename(base).encode().ljust(MESSAGE)) == MESSAGE
         finally:
             os.close(calls)
         end = waiter.wait(base + ".call", deadline)
     except Exception:
-        end = None if _taken_back(base + ".call") else EOF
+        end = None if not sent or _taken_back(base + ".call") else EOF
     try:
         if end is None:
             return 0  # nobody claimed it: it ran nowhere

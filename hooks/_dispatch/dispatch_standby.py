@@ -62,9 +62,11 @@ def main(pool):
     os.mkfifo(calls_path, 0o600)
     calls = os.open(calls_path, os.O_RDWR | os.O_NONBLOCK)  # read-write: never an end of file
 
+    import dispatch_isolated
+
+    stamp = dispatch_isolated.code_stamp()  # before the rest is loaded: an upgrade now makes it stale
     import dispatch_runner
     import dispatch_transport  # noqa: F401  (the standby's watchdog)
-    import dispatch_isolated
 
     dispatch_runner.prepare()
     dispatch_runner.PRISTINE.update(dispatch_runner.ALWAYS_ISOLATED)  # no check runs here
@@ -73,7 +75,7 @@ def main(pool):
             __import__(module)
         except ImportError:
             pass
-    Manager(pool, calls, lock, dispatch_isolated.code_stamp(), _page_toucher()).run(os.stat(calls_path).st_ino, idle)
+    Manager(pool, calls, lock, stamp, _page_toucher()).run(os.stat(calls_path).st_ino, idle)
 
 
 def _private_folder(folder):
