@@ -118,16 +118,26 @@ class Manager:
 
     def run(self, bound, idle_seconds):
         import select
+        import signal
         import time
 
         import dispatch_isolated
 
+        # A standby that dies (a check ended it, or its caller at the deadline) wakes us at
+        # once, to be replaced.
+        self.exited_r, self.exited_w = os.pipe()
+        os.set_blocking(self.exited_w, False)
+        signal.set_wakeup_fd(self.exited_w)
+        signal.signal(signal.SIGCHLD, _ignore)
         last_call = swept = time.monotonic()
         calls_path = os.path.join(self.pool, "calls")
         while True:
             while len(self.idle) + len(self.busy) < STANDBYS or not self.idle:
                 self.idle.add(self.fork())
-            if select.select([self.taken_r], [], [], TICK)[0]:
+            ready = select.select([self.taken_r, self.exited_r], [], [], TICK)[0]
+            if self.exited_r in ready:
+                os.read(self.exited_r, 4096)
+            if self.taken_r in ready:
                 data = os.read(self.taken_r, 4096)
                 for at in range(0, len(data) - 4, 5):
                     pid, what = int.from_bytes(data[at:at + 4], "big"), data[at + 4:at + 5]
@@ -156,10 +166,14 @@ class Manager:
             pass
 
     def fork(self):
+        import signal
+
         pid = os.fork()
         if pid == 0:
             try:
-                for fd in (self.lock, self.taken_r, self.life_w):
+                signal.set_wakeup_fd(-1)
+                signal.signal(signal.SIGCHLD, signal.SIG_DFL)
+                for fd in (self.lock, self.taken_r, self.life_w, self.exited_r, self.exited_w):
                     os.close(fd)
                 Standby(self).run()
             finally:
@@ -201,6 +215,10 @@ class Manager:
                         os.unlink(path)
                 except OSError:
                     pass
+
+
+def _ignore(signum, frame):
+    pass
 
 
 class Standby:

@@ -49,7 +49,11 @@ WORKERS = {"standby": STANDBY_LINE, "forked": "checks ran in a worker forked for
 def _worker_env(tmp_path, worker):
     if worker == "forked":
         return hermetic_env(tmp_path, HOOKMUX_WARM="0")
-    env = hermetic_env(tmp_path)
+    # A pool of this test's own: one a previous case's misbehaviour left short of standbys would
+    # send the call to a forked worker.
+    runtime = tmp_path / "run"
+    runtime.mkdir(mode=0o700)
+    env = hermetic_env(tmp_path, HOOKMUX_RUNTIME_DIR=str(runtime))
     warm_pool(env, tmp_path)
     return env
 
