@@ -3,6 +3,10 @@ from __future__ import annotations
 
 import json
 import os
+import re
+import subprocess
+import sys
+import time
 
 import pytest
 
@@ -193,3 +197,22 @@ def test_installed_modules_are_byte_compiled_with_the_wired_interpreter(h):
         path = h.target / module
         assert path.is_file(), module
         assert (path.parent / "__pycache__" / f"{path.stem}.{tag}.pyc").is_file(), module
+
+
+def test_status_shows_the_warm_pool_of_the_installed_dispatcher(h):
+    h.install()
+    result = h.hookmux("status", "--target", str(h.target), "--settings", str(h.settings))
+    assert "warm pool: not running" in result.stdout, result.stdout
+    payload = json.dumps({"session_id": "s", "hook_event_name": "PreToolUse", "tool_name": "Bash",
+                          "tool_input": {"command": "ls"}}).encode()
+    dispatch = [sys.executable, "-S", "-E", str(h.target / "_dispatch" / "dispatch.py"), "--trace", "PreToolUse"]
+    for _ in range(100):  # the first selected call starts the pool
+        call = subprocess.run(dispatch, input=payload, capture_output=True, env=h.env, timeout=60)
+        if b"checks ran in a standby of the warm pool" in call.stderr:
+            break
+        time.sleep(0.1)
+    else:
+        raise AssertionError(call.stderr)
+    time.sleep(1.5)  # the manager writes what it served each time one of its standbys is reaped
+    result = h.hookmux("status", "--target", str(h.target), "--settings", str(h.settings))
+    assert re.search(r"warm pool: pid \d+ \(.*\), [1-9]\d* calls served", result.stdout), result.stdout
