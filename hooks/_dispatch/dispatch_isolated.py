@@ -162,50 +162,27 @@ def _write_file(path, data):
 
 
 class _Waiter:
-    """Waits on the call's ``done`` FIFO, in a thread blocked in open() and read() (``select``
-    costs more to import than the rest of the wait): one byte when the standby finished, end
-    of file when it is gone."""
+    """Waits on the call's ``done`` FIFO: one byte when the standby finished, end of file when
+    it is gone. Its reader is open before the call is announced, so the standby's open always
+    finds one, and Linux reports no end of file before a first writer came."""
 
     def __init__(self, path):
-        import _thread
-
-        self.path = path
-        # A reader from the start, so that the standby's open never finds none; the thread's
-        # own open waits for the standby's.
-        self.held = os.open(path, os.O_RDONLY | os.O_NONBLOCK)
-        self.ended = _thread.allocate_lock()
-        self.ended.acquire()
-        _thread.start_new_thread(self._wait, ())
-
-    def _wait(self):
-        try:
-            fd = os.open(self.path, os.O_RDONLY)  # until the standby opens it (or close() does)
-            try:
-                os.read(fd, 1)
-            finally:
-                os.close(fd)
-        except OSError:
-            pass
-        finally:
-            self.ended.release()
+        self.fd = os.open(path, os.O_RDONLY | os.O_NONBLOCK)
 
     def wait(self, call_path, deadline):
         """None when nobody claimed the call within READY_WAIT (it is taken back), else EOF
         (done or gone: the frames say which) or DEADLINE."""
-        if self.ended.acquire(True, READY_WAIT):
+        import select
+
+        if select.select([self.fd], [], [], READY_WAIT)[0]:
             return EOF
         if _taken_back(call_path):
             return None
         remaining = deadline - time.monotonic()
-        return EOF if remaining > 0 and self.ended.acquire(True, remaining) else DEADLINE
+        return EOF if remaining > 0 and select.select([self.fd], [], [], remaining)[0] else DEADLINE
 
     def close(self):
-        """Let the thread go if no standby ever opened the FIFO."""
-        try:
-            os.close(os.open(self.path, os.O_WRONLY | os.O_NONBLOCK))
-        except OSError:
-            pass
-        os.close(self.held)
+        os.close(self.fd)
 
 
 def _read_frames_file(path):
