@@ -19,11 +19,13 @@ each page either process writes to is copied first. The pool
 keeps ``STANDBYS`` workers forked, their pages already copied, waiting on its
 ``calls`` FIFO. ``run_in_standby`` writes the call (argv, cwd, umask,
 environment, payload, the selected rows, its code stamp) to a private file,
-makes a FIFO for the answer and names both in one atomic ``MESSAGE`` on
-``calls``. The standby that claims the call (by renaming its file) says hello
-on the FIFO (its pid), runs the checks and streams the frames below; it serves
-one call and exits. FIFOs and files, not a socket: ``_socket`` alone costs ~1 ms
-to import. A call nobody claimed within ``READY_WAIT`` is taken back (its file
+makes an empty frames file and a ``done`` FIFO beside it and names them in one
+atomic ``MESSAGE`` on ``calls``. The standby that claims the call (by renaming
+its file) writes a hello frame (its pid, and whether it runs this tree's code)
+and the result frames below to the frames file, then one byte on ``done``; it
+serves one call and exits. The dispatcher wakes once, on ``done`` (the byte, or
+the end of file of a standby that died), and reads the frames file. FIFOs and
+files, not a socket: ``_socket`` alone costs ~1 ms to import. A call nobody claimed within ``READY_WAIT`` is taken back (its file
 removed, which a later claim cannot get past), so a call that is not served ran
 nowhere: no pool yet (this starts one, for the next call), every standby busy,
 or a pool running other code than this tree's. Linux only (elsewhere a FIFO may
@@ -32,9 +34,10 @@ ahead of time). ``HOOKMUX_WARM=0`` turns the pool off; ``HOOKMUX_RUNTIME_DIR``
 moves its folder.
 
 Either worker runs the ``ThreadRunner`` unchanged (imports, one thread per check,
-thread-local streams) and streams each job's result to the dispatcher as soon as it
-is known, one frame per job: a 4-byte length and a ``marshal``-ed tuple
-(``FrameWriter`` writes them, ``read_frames`` reads them). So the advice
+thread-local streams) and hands over each job's result as soon as it is known
+(a forked worker on a pipe, a standby in its frames file), one frame per job: a
+4-byte length and a ``marshal``-ed tuple (``FrameWriter`` writes them,
+``read_frames`` and ``split_frames`` read them). So the advice
 of a check that finished is kept when a neighbour later kills the worker. A final empty
 frame says the worker is done. The dispatcher reads frames until that, end of file, or the
 deadline; then it kills the worker if it still
