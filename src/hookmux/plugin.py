@@ -17,7 +17,9 @@ from the plugin root::
 Without a ``python3`` on PATH the shell prints ``python3: command not found`` on stderr and
 exits 127; with the plugin folder gone CPython exits 2; ``|| true`` turns both into exit 0
 with nothing on stdout, so the tool call goes on without hookmux (docs/install.md).
-``tests/plugin`` checks that the committed file is exactly ``hooks_json(shipped manifest)``.
+``tests/plugin`` checks that the committed file is exactly ``hooks_json(shipped manifest)``;
+after a change to install's entries (a new gate, say) regenerate it with
+``python -m hookmux.plugin``.
 """
 from __future__ import annotations
 
@@ -31,9 +33,6 @@ ROOT_VARIABLE = "${CLAUDE_PLUGIN_ROOT}"
 PYTHON = "python3"
 NAME = "hookmux"
 MARKETPLACE = "hookmux"
-# Codex reads a plugin's matchers as exact tool names when they are letters, digits, _ and |:
-# its agent tool is spawn_agent (the gate's mirror redirect on Codex needs --host codex, which one
-# shared hooks.json cannot say; the gate passes such calls elsewhere).
 PLUGIN_FILES = (".claude-plugin/plugin.json", ".claude-plugin/marketplace.json", "hooks/hooks.json")
 DESCRIPTION = ("hookmux: one dispatcher process per hook event (advice on risky shell commands), and the "
                "skill/agent redirect gate.")
@@ -50,10 +49,8 @@ def hooks_json(manifest: dict) -> dict:
     hooks: dict[str, list] = {}
     root_option = ("--hooks-root", '"%s/hooks"' % ROOT_VARIABLE)
     for entry in entries.claude_entries(manifest, "/", PYTHON):
-        if entry.role == "dispatch":
-            line = command(wiring.DISPATCH_SCRIPT, entry.event, root_option)
-        else:
-            line = command(wiring.GATE_SCRIPT, entry.event)
+        script = tuple(Path(entry.script).parts[1:])  # the tree-relative script of any role (dispatch, gates)
+        line = command(script, entry.event, root_option if entry.role == "dispatch" else ())
         group: dict = {"matcher": entry.matcher} if entry.matcher is not None else {}
         group["hooks"] = [{"type": "command", "command": line, "timeout": entry.timeout}]
         hooks.setdefault(entry.event, []).append(group)
@@ -67,3 +64,9 @@ def shipped_hooks_json() -> dict:
 
 def render(data: dict) -> str:
     return json.dumps(data, indent=2) + "\n"
+
+
+if __name__ == "__main__":
+    target = Path(resources.hooks_tree()) / "hooks.json"
+    target.write_text(render(shipped_hooks_json()), encoding="utf-8")
+    print(f"wrote {target}")
