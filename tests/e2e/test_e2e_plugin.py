@@ -270,3 +270,24 @@ def test_codex_plugin_trusted_by_hookmux_advises_and_leaves_nothing(codex_cli, c
     assert not left.exists() or list(left.iterdir()) == []
     assert "hookmux" not in sandbox.config.read_text()
     assert hookmux_left(sandbox.home, ignore=(".codex/.tmp", ".codex/plugins/cache/hookmux")) == []
+
+
+def test_claude_project_settings_that_pin_the_plugin_turn_it_on_for_a_teammate(claude_cli, sandbox):
+    """README's team set-up: the project's .claude/settings.json names the marketplace and enables the
+    plugin. In -p mode Claude Code 2.1.332 does not fetch a marketplace a project declares (the
+    interactive folder-trust prompt does): `claude plugin install` answers "not found in marketplace",
+    so a teammate adds the marketplace once; the project's enabledPlugins then turns the plugin on
+    without any install."""
+    market = marketplace(sandbox.root)
+    sandbox.project_settings.parent.mkdir(parents=True)
+    sandbox.project_settings.write_text(json.dumps({
+        "extraKnownMarketplaces": {"hookmux": {"source": {"source": "directory", "path": str(market)}}},
+        "enabledPlugins": {PLUGIN: True}}, indent=2))
+    before = sandbox.claude(claude_cli, [ToolUse("Bash", {"command": FORCE_PUSH})], "--allowedTools", "Bash")
+    assert _claude_contexts(before) == []
+
+    host(sandbox, claude_cli, "plugin", "marketplace", "add", str(market))
+    run = sandbox.claude(claude_cli, [ToolUse("Bash", {"command": FORCE_PUSH})], "--allowedTools", "Bash")
+    contexts = _claude_contexts(run)
+    assert len(contexts) == 1 and all(hazard in contexts[0] for hazard in hazard_ids(FORCE_PUSH)), run.after(0).extra
+    assert "enabledPlugins" not in (sandbox.home / ".claude" / "settings.json").read_text()
