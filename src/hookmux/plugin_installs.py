@@ -1,0 +1,111 @@
+"""Where the hookmux plugin is turned on, read from each host's own files (docs/install.md).
+
+    found(home=None, project=None, codex_home=None) -> [PluginInstall]
+    refusal(installs, host) -> str or None    # install's message when it would wire a host twice
+
+A host runs a plugin's hooks beside the ones in its settings and does not deduplicate
+identical commands, so hookmux installed both ways runs every hook twice. ``install`` and
+``status`` ask here. What each host records (Claude Code 2.1.332, Copilot CLI 1.0.102, Codex
+0.171.0; tests/e2e/test_e2e_plugin.py):
+
+- Claude Code: ``enabledPlugins: {"hookmux@<marketplace>": true}`` in ``~/.claude/settings.json``
+  (``plugin install``, user scope) or in a project's ``.claude/settings.json`` /
+  ``.claude/settings.local.json`` (a team pins it there).
+- Copilot CLI: ``enabledPlugins`` in ``~/.copilot/settings.json``.
+- Codex CLI: ``[plugins."hookmux@<marketplace>"] enabled = true`` in ``$CODEX_HOME/config.toml``.
+"""
+from __future__ import annotations
+
+import json
+import os
+import re
+from dataclasses import dataclass
+from pathlib import Path
+
+from hookmux import plugin
+
+CLAUDE, COPILOT, CODEX = "claude", "copilot", "codex"
+_UNINSTALL = {CLAUDE: "claude plugin uninstall {id}", COPILOT: "copilot plugin uninstall {id}",
+              CODEX: "codex plugin remove {id}"}
+_CODEX_TABLE = re.compile(r'^\s*\[plugins\."(' + re.escape(plugin.NAME) + r'@[^"]+)"\]\s*$')
+_CODEX_ENABLED = re.compile(r"^\s*enabled\s*=\s*(true|false)\s*(#.*)?$")
+
+
+@dataclass(frozen=True)
+class PluginInstall:
+    host: str  # claude, copilot or codex
+    plugin_id: str  # hookmux@<marketplace>
+    where: Path  # the file that turns it on
+
+    def uninstall_command(self) -> str:
+        return _UNINSTALL[self.host].format(id=self.plugin_id)
+
+
+def _enabled_in_json(path: Path) -> list[str]:
+    try:
+        data = json.loads(path.read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        return []
+    enabled = data.get("enabledPlugins") if isinstance(data, dict) else None
+    if not isinstance(enabled, dict):
+        return []
+    return [key for key, value in enabled.items() if isinstance(key, str) and key.startswith(plugin.NAME + "@")
+            and value is True]
+
+
+def _enabled_in_codex(path: Path) -> list[str]:
+    try:
+        lines = path.read_text(encoding="utf-8").splitlines()
+    except (OSError, ValueError):
+        return []
+    found, current = [], None
+    for line in lines:
+        table = _CODEX_TABLE.match(line)
+        if table:
+            current = table.group(1)
+            continue
+        if line.lstrip().startswith("["):
+            current = None
+            continue
+        enabled = _CODEX_ENABLED.match(line)
+        if current and enabled and enabled.group(1) == "true":
+            found.append(current)
+    return found
+
+
+def found(home: os.PathLike | str | None = None, project: os.PathLike | str | None = None,
+          codex_home: os.PathLike | str | None = None, claude_settings: os.PathLike | str | None = None
+          ) -> list[PluginInstall]:
+    """Every file that turns the hookmux plugin on for ``home``'s user (``project``: also that
+    project's Claude settings; ``claude_settings``: a settings file install was given)."""
+    home = Path(os.path.expanduser(str(home or "~")))
+    codex = Path(codex_home) if codex_home else Path(os.environ.get("CODEX_HOME") or home / ".codex")
+    claude_files = [home / ".claude" / "settings.json"]
+    if project:
+        claude_files += [Path(project) / ".claude" / "settings.json", Path(project) / ".claude" / "settings.local.json"]
+    if claude_settings:
+        claude_files.append(Path(claude_settings))
+    out: list[PluginInstall] = []
+    seen: set[str] = set()
+    for path in claude_files:
+        real = os.path.realpath(path)
+        if real in seen:
+            continue
+        seen.add(real)
+        out += [PluginInstall(CLAUDE, key, path) for key in _enabled_in_json(path)]
+    out += [PluginInstall(COPILOT, key, home / ".copilot" / "settings.json")
+            for key in _enabled_in_json(home / ".copilot" / "settings.json")]
+    out += [PluginInstall(CODEX, key, codex / "config.toml") for key in _enabled_in_codex(codex / "config.toml")]
+    return out
+
+
+def refusal(installs: list[PluginInstall], host: str, wiring: str) -> str | None:
+    """Why ``install`` must not wire ``host`` (``wiring``: the file it would write), or None."""
+    mine = [item for item in installs if item.host == host]
+    if not mine:
+        return None
+    item = mine[0]
+    return (f"{wiring}: the hookmux plugin is already on for {host} ({item.plugin_id} in {item.where}); wiring "
+            f"hookmux into the settings too would run every hook twice (hosts do not deduplicate plugin hooks). "
+            f"Keep the plugin (your own rows go to the user layer: hookmux new-check), or switch to the settings "
+            f"install: `{item.uninstall_command()}`, then run this install again")
