@@ -8,7 +8,8 @@ Claude Code, Copilot CLI and Codex CLI all load ``hooks/hooks.json`` (Claude's f
 a plugin's root and set ``CLAUDE_PLUGIN_ROOT`` in the hook's environment (Claude Code also
 substitutes it in the command). The entries are install's Claude Code entries
 (``installer.entries.claude_entries``: the manifest's events with their settings matchers,
-the gate on PreToolUse and PostToolBatch), with a command a plugin can carry: no absolute
+the gate on PreToolUse and PostToolBatch; the gate's PreToolUse matcher also names Codex's
+``spawn_agent``, which no other host has), with a command a plugin can carry: no absolute
 interpreter (unknown when the plugin is built), so ``python3`` on PATH, and the hooks tree
 from the plugin root::
 
@@ -33,6 +34,9 @@ ROOT_VARIABLE = "${CLAUDE_PLUGIN_ROOT}"
 PYTHON = "python3"
 NAME = "hookmux"
 MARKETPLACE = "hookmux"
+# Codex reads a matcher of letters, digits, _ and | as exact tool names; its agent tool
+# (hooks/_common/hosts.py) starts the gate, which answers it with the mirror redirect.
+CODEX_AGENT_TOOL = resources.runtime("hosts").AGENT_TOOL["codex"]
 PLUGIN_FILES = (".claude-plugin/plugin.json", ".claude-plugin/marketplace.json", "hooks/hooks.json")
 DESCRIPTION = ("hookmux: one dispatcher process per hook event (advice on risky shell commands), and the "
                "skill/agent redirect gate.")
@@ -51,7 +55,10 @@ def hooks_json(manifest: dict) -> dict:
     for entry in entries.claude_entries(manifest, "/", PYTHON):
         script = tuple(Path(entry.script).parts[1:])  # the tree-relative script of any role (dispatch, gates)
         line = command(script, entry.event, root_option if entry.role == "dispatch" else ())
-        group: dict = {"matcher": entry.matcher} if entry.matcher is not None else {}
+        matcher = entry.matcher
+        if entry.role == "gate" and entry.event == "PreToolUse" and matcher is not None:
+            matcher += "|" + CODEX_AGENT_TOOL  # one file for all hosts: Codex's agent tool reaches the mirror
+        group: dict = {"matcher": matcher} if matcher is not None else {}
         group["hooks"] = [{"type": "command", "command": line, "timeout": entry.timeout}]
         hooks.setdefault(entry.event, []).append(group)
     return {"description": DESCRIPTION, "hooks": hooks}

@@ -17,7 +17,7 @@ from pathlib import Path
 
 import pytest
 
-from e2e_codex_server import shell
+from e2e_codex_server import shell, spawn_agent
 from e2e_expect import COPILOT_DENIED, COPILOT_PRE_CONTEXT, POST_TOOL_BATCH_PREFIX
 from e2e_fixtures import claude_cli, codex_cli, codex_sandbox, copilot_cli, hookmux_installer, sandbox  # noqa: F401
 from e2e_model_server import ToolUse
@@ -293,3 +293,17 @@ def test_claude_project_settings_that_pin_the_plugin_turn_it_on_for_a_teammate(c
     contexts = _claude_contexts(run)
     assert len(contexts) == 1 and all(hazard in contexts[0] for hazard in hazard_ids(FORCE_PUSH)), run.after(0).extra
     assert "enabledPlugins" not in (sandbox.home / ".claude" / "settings.json").read_text()
+
+
+def test_codex_plugin_gate_answers_spawn_agent_naming_a_skill_with_the_mirror(codex_cli, codex_sandbox):
+    sandbox = codex_sandbox
+    sandbox.config.write_text(sandbox.config.read_text().replace("plugins = false", "plugins = true"))
+    host(sandbox, codex_cli, "plugin", "marketplace", "add", str(marketplace(sandbox.root)))
+    host(sandbox, codex_cli, "plugin", "add", PLUGIN)
+    _trust(sandbox, codex_cli)
+    skill_md = sandbox.add_codex_skill("pdf-report")
+    run = sandbox.codex(codex_cli, [spawn_agent("pdf-report")])
+
+    output = run.after(0).output
+    assert "blocked by PreToolUse hook" in output and "is a skill, not an agent" in output, output
+    assert str(skill_md) in output

@@ -88,3 +88,19 @@ def test_a_settings_install_does_not_copy_the_plugin_wiring(tmp_path):
     from hookmux.installer import tree
 
     assert "hooks.json" not in tree.wanted_files(str(tmp_path), [])
+
+
+def test_the_gate_entry_gives_codex_the_mirror_redirect_without_host_option(tmp_path):
+    group = committed()["hooks"]["PreToolUse"][1]
+    assert group["matcher"].split("|")[-1] == "spawn_agent" and "--host" not in group["hooks"][0]["command"]
+    codex_home = tmp_path / "codex-home"
+    (codex_home / "skills" / "pdf-report").mkdir(parents=True)
+    (codex_home / "skills" / "pdf-report" / "SKILL.md").write_text("---\nname: pdf-report\ndescription: d\n---\n")
+    env = hermetic_env(tmp_path, CLAUDE_PLUGIN_ROOT=str(plugin_root(tmp_path)), CODEX_HOME=str(codex_home))
+    payload = {"session_id": "s", "turn_id": "t", "cwd": str(tmp_path), "hook_event_name": "PreToolUse",
+               "model": "gpt-4.1", "tool_name": "spawn_agent", "tool_input": {"agent_type": "pdf-report"},
+               "tool_use_id": "c"}
+    proc = subprocess.run([BASH, "-c", group["hooks"][0]["command"]], input=json.dumps(payload, separators=(",", ":")),
+                          capture_output=True, text=True, env=env, timeout=60, cwd=str(tmp_path))
+    decision = json.loads(proc.stdout)["hookSpecificOutput"]
+    assert decision["permissionDecision"] == "deny" and "is a skill, not an agent" in decision["permissionDecisionReason"]
