@@ -109,3 +109,50 @@ def refusal(installs: list[PluginInstall], host: str, wiring: str) -> str | None
             f"hookmux into the settings too would run every hook twice (hosts do not deduplicate plugin hooks). "
             f"Keep the plugin (your own rows go to the user layer: hookmux new-check), or switch to the settings "
             f"install: `{item.uninstall_command()}`, then run this install again")
+
+
+def annotate_status(report: dict, installs: list[PluginInstall], codex_bin: str | None = None,
+                    codex_home: os.PathLike | str | None = None) -> None:
+    """``hookmux status``: add ``plugin`` (where it is on; Codex: each plugin hook's trust) and
+    its problems: a host wired both ways, a Codex plugin hook Codex would skip. With the plugin on
+    and no settings install at the target, the target being empty is no problem."""
+    report["plugin"] = [{"host": item.host, "plugin_id": item.plugin_id, "where": str(item.where)}
+                        for item in installs]
+    if not installs:
+        return
+    if not report.get("installed"):
+        report["problems"] = [problem for problem in report["problems"] if "hookmux is not installed here" not in problem]
+    for item in installs:
+        wired = [entry for wiring in report.get("wired", []) if wiring.get("host") == item.host
+                 for entry in wiring.get("entries", [])]
+        if wired:
+            report["problems"].append(
+                f"hookmux runs twice on {item.host}: the plugin ({item.plugin_id} in {item.where}) and "
+                f"{len(wired)} settings entr{'y' if len(wired) == 1 else 'ies'}; keep one: `hookmux uninstall` "
+                f"(keeps the plugin) or `{item.uninstall_command()}`")
+    codex = [item for item in installs if item.host == CODEX]
+    if codex and codex_bin:
+        _codex_trust(report, codex_bin, codex_home or codex[0].where.parent)
+
+
+def _codex_trust(report: dict, codex_bin: str, codex_home: os.PathLike | str) -> None:
+    from hookmux.commands.trust import is_plugin_hook
+    from hookmux.installer import codex_trust
+
+    try:
+        with codex_trust.AppServer(codex_bin, codex_home) as server:
+            hooks = [hook for hook in server.hooks() if is_plugin_hook(hook)]
+    except codex_trust.CodexTrustError as exc:
+        report["problems"].append(f"codex: cannot ask for the plugin's trust: {exc}")
+        return
+    report["plugin_codex_trust"] = {hook.key: hook.trust_status for hook in hooks}
+    untrusted = [hook.key for hook in hooks if not hook.trusted]
+    if untrusted:
+        report["problems"].append(f"codex skips {len(untrusted)} hook(s) of the plugin until trusted "
+                                  f"({untrusted[0]}, …): run `hookmux trust codex`")
+
+
+def render_status(report: dict) -> str:
+    lines = [f"plugin:    {item['plugin_id']} on for {item['host']} ({item['where']})" for item in report.get("plugin", [])]
+    lines += [f"  codex trust: {key}: {state}" for key, state in report.get("plugin_codex_trust", {}).items()]
+    return "\n".join(lines) + "\n" if lines else ""

@@ -1,0 +1,75 @@
+"""``hookmux status`` with the plugin on: the other way of installing, and the manifest layers."""
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+
+from hookmux_testing import hermetic_env
+
+
+def status(env, cwd, *args):
+    proc = subprocess.run([sys.executable, "-m", "hookmux.cli", "status", *args], capture_output=True, text=True,
+                          env=env, cwd=cwd, timeout=120)
+    assert proc.returncode in (0, 1), proc.stderr
+    return proc
+
+
+def plugin_on(home):
+    (home / ".claude").mkdir(parents=True, exist_ok=True)
+    settings = home / ".claude" / "settings.json"
+    data = json.loads(settings.read_text()) if settings.exists() else {}
+    data["enabledPlugins"] = {"hookmux@hookmux": True}
+    settings.write_text(json.dumps(data))
+
+
+def test_the_plugin_alone_is_a_healthy_install(tmp_path):
+    env = hermetic_env(tmp_path)
+    plugin_on(tmp_path / "home")
+    proc = status(env, tmp_path)
+    assert proc.returncode == 0, proc.stdout
+    assert "plugin:    hookmux@hookmux on for claude" in proc.stdout
+    report = json.loads(status(env, tmp_path, "--json").stdout)
+    assert report["problems"] == [] and report["plugin"][0]["host"] == "claude"
+
+
+def test_both_ways_on_one_host_is_a_problem_naming_the_switch(tmp_path):
+    env = hermetic_env(tmp_path)
+    install = subprocess.run([sys.executable, "-m", "hookmux.cli", "install"], capture_output=True, text=True,
+                             env=env, cwd=tmp_path, timeout=120)
+    assert install.returncode == 0, install.stderr
+    plugin_on(tmp_path / "home")
+    proc = status(env, tmp_path)
+    assert proc.returncode == 1
+    assert "hookmux runs twice on claude" in proc.stdout and "claude plugin uninstall hookmux@hookmux" in proc.stdout
+
+
+def test_status_lists_the_user_layer_rows_and_reports_a_clash_and_a_missing_script(tmp_path):
+    env = hermetic_env(tmp_path)
+    plugin_on(tmp_path / "home")
+    layer = tmp_path / "config" / "hookmux"
+    (layer / "checks").mkdir(parents=True)
+    (layer / "checks" / "mine.py").write_text("def main():\n    pass\n")
+    (layer / "manifest.json").write_text(json.dumps({"disabled": ["calibrated-silence/reactions"], "events": {
+        "PreToolUse": {"checks": [{"name": "mine", "script": "checks/mine.py"},
+                                  {"name": "contraindication/check", "script": "checks/mine.py"},
+                                  {"name": "gone", "script": "checks/gone.py"}]}}}))
+    proc = status(env, tmp_path)
+    assert proc.returncode == 1
+    assert f"layer:     {layer / 'manifest.json'}" in proc.stdout
+    assert "PreToolUse 'mine' (" in proc.stdout and "): ok" in proc.stdout
+    assert "'calibrated-silence/reactions' (shipped): turned off by" in proc.stdout
+    assert "never replaces one" in proc.stdout and "gone.py: no such file" in proc.stdout
+
+
+def test_validate_reports_a_layer_clash_as_an_error(tmp_path):
+    env = hermetic_env(tmp_path)
+    layer = tmp_path / "config" / "hookmux"
+    layer.mkdir(parents=True)
+    (layer / "manifest.json").write_text(json.dumps({"events": {"PreToolUse": {"checks": [
+        {"name": "contraindication/check", "script": "x.py"}]}}}))
+    run = lambda *a: subprocess.run([sys.executable, "-m", "hookmux.cli", "validate", *a], capture_output=True,  # noqa: E731
+                                    text=True, env=env, cwd=tmp_path, timeout=120)
+    proc = run()
+    assert proc.returncode == 1 and "never replaces one" in proc.stdout and f"layer: {layer / 'manifest.json'}" in proc.stdout
+    assert run("--no-layers").returncode == 0
