@@ -156,3 +156,17 @@ def render_status(report: dict) -> str:
     lines = [f"plugin:    {item['plugin_id']} on for {item['host']} ({item['where']})" for item in report.get("plugin", [])]
     lines += [f"  codex trust: {key}: {state}" for key, state in report.get("plugin_codex_trust", {}).items()]
     return "\n".join(lines) + "\n" if lines else ""
+
+
+def install_refusal(settings: os.PathLike | str, copilot_dir: os.PathLike | str | None,
+                    codex_home: os.PathLike | str | None) -> str | None:
+    """``hookmux install``'s refusal when the plugin is on for a host it would wire (Claude Code:
+    for the user, in ``settings`` or in the project of the cwd), or None."""
+    installs = found(project=os.getcwd(), codex_home=codex_home, claude_settings=settings)
+    wanted = [(CLAUDE, settings)] + ([(COPILOT, copilot_dir)] if copilot_dir else []) + \
+        ([(CODEX, codex_home)] if codex_home else [])
+    for host, wiring in wanted:
+        message = refusal(installs, host, str(wiring))
+        if message:
+            return message
+    return None

@@ -73,3 +73,41 @@ def test_validate_reports_a_layer_clash_as_an_error(tmp_path):
     proc = run()
     assert proc.returncode == 1 and "never replaces one" in proc.stdout and f"layer: {layer / 'manifest.json'}" in proc.stdout
     assert run("--no-layers").returncode == 0
+
+
+def install(env, cwd, *args):
+    return subprocess.run([sys.executable, "-m", "hookmux.cli", "install", *args], capture_output=True, text=True,
+                          env=env, cwd=cwd, timeout=120)
+
+
+def test_install_refuses_to_wire_a_host_the_plugin_is_on_for_and_writes_nothing(tmp_path):
+    env = hermetic_env(tmp_path)
+    home = tmp_path / "home"
+    plugin_on(home)
+    before = (home / ".claude" / "settings.json").read_bytes()
+    proc = install(env, tmp_path)
+    assert proc.returncode == 1
+    assert "would run every hook twice" in proc.stderr and "`claude plugin uninstall hookmux@hookmux`" in proc.stderr
+    assert "nothing was changed" in proc.stderr
+    assert (home / ".claude" / "settings.json").read_bytes() == before
+    assert not (home / ".claude" / "hooks").exists()
+
+
+def test_install_wires_a_host_the_plugin_is_not_on_for(tmp_path):
+    env = hermetic_env(tmp_path)
+    home = tmp_path / "home"
+    (home / ".copilot").mkdir(parents=True)
+    (home / ".copilot" / "settings.json").write_text(json.dumps({"enabledPlugins": {"hookmux@hookmux": True}}))
+    assert install(env, tmp_path).returncode == 0  # Claude Code only: the plugin is on for Copilot
+    proc = install(env, tmp_path, "--copilot-hooks-dir", str(home / ".copilot" / "hooks"))
+    assert proc.returncode == 1 and "on for copilot" in proc.stderr
+    assert not (home / ".copilot" / "hooks").exists()
+
+
+def test_a_project_that_pins_the_plugin_refuses_a_project_settings_install(tmp_path):
+    env = hermetic_env(tmp_path)
+    project = tmp_path / "proj"
+    (project / ".claude").mkdir(parents=True)
+    (project / ".claude" / "settings.json").write_text(json.dumps({"enabledPlugins": {"hookmux@hookmux": True}}))
+    proc = install(env, project, "--settings", str(project / ".claude" / "settings.json"))
+    assert proc.returncode == 1 and str(project / ".claude" / "settings.json") in proc.stderr
