@@ -14,10 +14,10 @@ from pathlib import Path
 from typing import TextIO
 
 from hookmux import matchers, resources, wiring
+from hookmux.errors import InstallError
 from hookmux.adopt import analysis, command, discover
 from hookmux.adopt.discover import Entry
 from hookmux.installer import jsonfile, merge, record as records, tree
-from hookmux.installer.plan import InstallError
 from hookmux.installer.wiring_files import CLAUDE, COPILOT, Host, copilot_file
 
 HOOKMUX = "hookmux"  # the kind of hookmux's own entries (dispatcher, gate)

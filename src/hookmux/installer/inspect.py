@@ -10,8 +10,8 @@ from hookmux import resources
 from hookmux.installer import commands, entries, jsonfile, manifest_merge, merge, record as records, tree
 from hookmux.installer.jsonfile import JsonFileError
 from hookmux.installer.codex_hooks import hooks_file as codex_file
-from hookmux.installer.plan import same_file_key, version
-from hookmux.installer.wiring_files import CLAUDE, CODEX, COPILOT, HOSTS, copilot_file
+from hookmux.installer.plan import version
+from hookmux.installer.wiring_files import CLAUDE, CODEX, COPILOT, HOSTS, copilot_file, same_file_key
 
 
 def _executable(path: str) -> bool:

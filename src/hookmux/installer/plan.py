@@ -3,7 +3,6 @@ anything is touched), print a diff for ``--dry-run``, else apply under a lock an
 everything back on any failure."""
 from __future__ import annotations
 
-import contextlib
 import dataclasses
 import difflib
 import functools
@@ -13,21 +12,16 @@ import subprocess
 import sys
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import TextIO
+from typing import Callable, Protocol, TextIO
 
 from hookmux import __version__, resources
-from hookmux.errors import HookmuxError
+from hookmux.errors import InstallError
 from hookmux.installer import atomic, commands, entries, jsonfile, manifest_merge, merge, record as records, tree
+from hookmux.installer import transaction
 from hookmux.installer.journal import Journal
 from hookmux.installer.jsonfile import JsonFileError
 from hookmux.installer.codex_hooks import hooks_file as codex_file
-from hookmux.installer.wiring_files import CLAUDE, CODEX, COPILOT, HOSTS, Host, copilot_file
-
-LOCK_TIMEOUT = 120
-
-
-class InstallError(HookmuxError):
-    pass
+from hookmux.installer.wiring_files import CLAUDE, CODEX, COPILOT, HOSTS, Host, copilot_file, same_file_key
 
 
 @dataclass
@@ -47,26 +41,6 @@ class FileChange:
 
 def version() -> str:
     return __version__
-
-
-@contextlib.contextmanager
-def lock():
-    """One install/uninstall at a time for this user (HOOKMUX_STATE_DIR or the XDG state dir)."""
-    from filelock import FileLock, Timeout
-
-    folder = records.state_dir()
-    try:
-        folder.mkdir(parents=True, exist_ok=True)
-        held = FileLock(str(folder / "install.lock"), timeout=LOCK_TIMEOUT)
-        held.acquire()
-    except Timeout:
-        raise InstallError(f"{folder / 'install.lock'}: another hookmux install/uninstall holds it") from None
-    except OSError as exc:
-        raise InstallError(f"{folder}: cannot create the install lock ({exc.strerror})") from None
-    try:
-        yield
-    finally:
-        held.release()
 
 
 # ---------------------------------------------------------------- planning
@@ -91,14 +65,6 @@ def plan_wiring(path: Path, host: Host, wanted: list, target: str, recorded: dic
     change.others = sorted({parsed.target for _, _, parsed in merge.find_any(loaded.data, host.dialect)
                             if not commands.same_target(parsed.target, target)})
     return change
-
-
-def same_file_key(mapping: dict, path: os.PathLike | str) -> str | None:
-    """The key of ``mapping`` naming the same file as ``path`` (compared by real path)."""
-    if str(path) in mapping:
-        return str(path)
-    real = commands.real(path)
-    return next((key for key in mapping if commands.real(key) == real), None)
 
 
 def _change(path: Path, host: Host, loaded: jsonfile.JsonFile, new_data: dict, wanted: list, target: str,
@@ -165,9 +131,27 @@ class Plan:
     extra_writes: dict[str, bytes] = field(default_factory=dict)  # install: adopt's undo backups (adopt.carry)
 
 
+class Readopt(Protocol):
+    """What a reinstall over adopted hooks needs from adopt (``adopt.carry.Carry`` is one):
+    built from the target and its old record, it hands the merge the manifest as if nothing
+    were adopted, lays the adoption over the merged one again, and checks each host file."""
+
+    plain: jsonfile.JsonFile | None  #: the live manifest without the adoption
+    adopted: dict  #: the record's ``adopted`` after the reinstall
+    writes: dict[str, bytes]  #: backups to (re)write in the install transaction
+    notes: list[str]
+
+    def readopt(self, merged: bytes) -> bytes: ...
+
+    def rewire(self, path: Path, host: Host, wanted_of, python: str) -> None: ...
+
+
 def plan_install(target: Path, settings: Path | None, copilot_dir: Path | None, python: str,
                  agents_dirs: list[str], source: Path | None = None, codex_home: Path | None = None,
-                 serve: bool = False, preview: bool = False) -> Plan:
+                 serve: bool = False, preview: bool = False,
+                 readopt: Callable[[Path, records.Record], Readopt] | None = None) -> Plan:
+    """The install's plan. ``readopt`` (``adopt.carry.Carry``) carries an adoption over; without
+    it a target with adopted hooks is refused."""
     tree_root = (source or resources.hooks_tree()).resolve()
     if target.resolve() == tree_root or tree_root in target.resolve().parents:
         raise InstallError(f"{target}: is inside the hooks tree hookmux installs from ({tree_root})")
@@ -175,9 +159,9 @@ def plan_install(target: Path, settings: Path | None, copilot_dir: Path | None, 
     wanted = tree.wanted_files(str(target), agents_dirs, source)
     carry = None
     if old is not None and old.adopted:  # merged as if nothing were adopted, then laid over again
-        from hookmux.adopt.carry import Carry
-
-        carry = Carry(target, old)
+        if readopt is None:
+            raise InstallError(f"{target}: hooks are adopted there; this install cannot carry them over")
+        carry = readopt(target, old)
     live_manifest = manifest_merge.plan_install(target, wanted[tree.MANIFEST].data, old,
                                                 carry.plain if carry else None)
     if live_manifest is not None:
@@ -301,7 +285,8 @@ def _swept_notes(change: FileChange, target: Path) -> list[str]:
 # ---------------------------------------------------------------- showing
 
 
-def _diff(name: str, old: bytes | None, new: bytes | None) -> str:
+def diff(name: str, old: bytes | None, new: bytes | None) -> str:
+    """A unified diff of a file's bytes (None: the file does not exist), ending in a newline."""
     def lines(data):
         return [] if data is None else data.decode("utf-8", "replace").splitlines(keepends=True)
 
@@ -321,7 +306,7 @@ def describe(plan: Plan, out: TextIO) -> None:
         for rel in tp.writes:
             out.write(f"write  {target / rel}\n")
             if rel == tree.MANIFEST and (target / rel).is_file():  # merged into the user's: show how
-                out.write(_diff(str(target / rel), (target / rel).read_bytes(), tp.writes[rel].data))
+                out.write(diff(str(target / rel), (target / rel).read_bytes(), tp.writes[rel].data))
         for rel in tp.deletes:
             out.write(f"delete {target / rel}\n")
         for name in plan.extra_writes:
@@ -332,14 +317,14 @@ def describe(plan: Plan, out: TextIO) -> None:
     for rel in plan.removals:
         out.write(f"delete {target / rel}\n")
     for rel, data in plan.rewrites.items():
-        out.write(_diff(str(target / rel), (target / rel).read_bytes(), data))
+        out.write(diff(str(target / rel), (target / rel).read_bytes(), data))
     for legacy, rel in plan.restores.items():
         out.write(f"move   {target / legacy} -> {target / rel}\n")
     if plan.uninstall and plan.old_record is not None:
         out.write(f"delete {records.path_of(target)}\n")
     for change in plan.wiring:
         if change.changed:
-            out.write(_diff(str(change.path), change.old, change.new))
+            out.write(diff(str(change.path), change.old, change.new))
 
 
 # ---------------------------------------------------------------- applying
@@ -478,27 +463,8 @@ def _remove_created_dirs(plan: Plan, journal: Journal) -> None:
 
 
 def execute(plan: Plan, out: TextIO, err: TextIO) -> int:
-    journal = Journal()
-    try:
-        if plan.uninstall:
-            apply_uninstall(plan, journal)
-        else:
-            apply_install(plan, journal)
-    except BaseException as exc:
-        failures = journal.rollback()
-        message = str(exc) if isinstance(exc, (InstallError, JsonFileError)) else _describe_error(exc)
-        err.write(f"hookmux: {message}\nhookmux: nothing was changed\n" if not failures else
-                  f"hookmux: {message}\nhookmux: rollback incomplete:\n  " + "\n  ".join(failures) + "\n")
-        if not isinstance(exc, Exception):
-            raise
-        return 1
-    for note in plan.notes:
-        err.write(f"hookmux: {note}\n")
-    return 0
-
-
-def _describe_error(exc: BaseException) -> str:
-    if isinstance(exc, OSError):
-        where = f"{exc.filename}: " if exc.filename else ""
-        return f"{where}{exc.strerror or exc}"
-    return f"{type(exc).__name__}: {exc}"
+    code = transaction.run(lambda journal: (apply_uninstall if plan.uninstall else apply_install)(plan, journal), err)
+    if code == 0:
+        for note in plan.notes:
+            err.write(f"hookmux: {note}\n")
+    return code
