@@ -156,9 +156,9 @@ def status(target: Path, settings: Path | None, copilot_dir: Path | None, codex_
             item = inspect_wiring(Path(name), host, target, wanted)
         report["wired"].append(item)
         if serving:
-            from hookmux.commands import serve
+            from hookmux.serve.probe import probe
 
-            running = serve.probe(str(target))
+            running = probe(str(target))
             report["server"] = {"running": bool(running), "pid": running and running.get("pid"),
                                 "port": running and running.get("port")}
     if rec:
