@@ -17,7 +17,7 @@ from typing import TextIO
 
 from hookmux.adopt.plan import AdoptError, AdoptPlan
 from hookmux.installer import jsonfile, merge, record as records, transaction, tree
-from hookmux.installer.plan import diff
+from hookmux.installer.show import diff
 from hookmux.installer.journal import Journal
 from hookmux.installer.wiring_files import HOSTS, CLAUDE
 

@@ -11,7 +11,7 @@ import re
 import shlex
 from pathlib import Path
 
-from hookmux import matchers, validation, wiring
+from hookmux import matchers, wiring
 from hookmux.adopt import discover
 from hookmux.matchers import CLAUDE_TOOLS
 from hookmux.bench.cases import BenchSetup, Case

@@ -8,7 +8,7 @@ import sys
 
 from hookmux import wiring
 from hookmux.errors import InstallError
-from hookmux.installer import codex_install, codex_trust, plan as install_plan, transaction
+from hookmux.installer import apply, codex_install, codex_trust, plan as install_plan, show, transaction
 from hookmux.installer.jsonfile import JsonFileError
 from hookmux.installer.wiring_files import absolute
 
@@ -84,13 +84,13 @@ def run(args: argparse.Namespace) -> int:
         plan = install_plan.plan_install(target, settings, copilot_dir, python, agents_dirs, source, codex_home,
                                          serve=args.serve, preview=args.dry_run, readopt=Carry)
         if args.dry_run:
-            install_plan.describe(plan, out)
+            show.describe(plan, out)
             return 0
         with transaction.lock():
             plan = install_plan.plan_install(target, settings, copilot_dir, python, agents_dirs, source, codex_home,
                                              serve=args.serve, readopt=Carry)
             trusted_before = codex_install.snapshot(plan, codex_bin)
-            code = install_plan.execute(plan, out, err)
+            code = apply.execute(plan, out, err)
     except (JsonFileError, InstallError) as exc:
         err.write(f"hookmux: {exc}\nhookmux: nothing was changed\n")
         return 1

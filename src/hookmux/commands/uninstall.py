@@ -8,7 +8,7 @@ import sys
 from hookmux.commands import adopt
 from hookmux.commands.install import add_location_flags
 from hookmux.errors import InstallError
-from hookmux.installer import codex_install, codex_trust, plan as install_plan, transaction
+from hookmux.installer import apply, codex_install, codex_trust, plan as install_plan, show, transaction
 from hookmux.installer.jsonfile import JsonFileError
 from hookmux.installer.wiring_files import absolute
 
@@ -36,7 +36,7 @@ def run(args: argparse.Namespace) -> int:
         plan = install_plan.plan_uninstall(target, settings, copilot_dir, codex_home)
         if args.dry_run:
             adopt.undo(target, out, err, locked=True, dry_run=True)
-            install_plan.describe(plan, out)
+            show.describe(plan, out)
             return 0
         if plan.old_record is None and not any(c.changed for c in plan.wiring):
             out.write(f"hookmux: nothing of hookmux's found for {target}\n")
@@ -47,7 +47,7 @@ def run(args: argparse.Namespace) -> int:
                 return 1
             plan = install_plan.plan_uninstall(target, settings, copilot_dir, codex_home)
             trusted_before = codex_install.snapshot(plan, codex_bin)
-            code = install_plan.execute(plan, out, err)
+            code = apply.execute(plan, out, err)
     except (JsonFileError, InstallError) as exc:
         err.write(f"hookmux: {exc}\nhookmux: nothing was changed\n")
         return 1
