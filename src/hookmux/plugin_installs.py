@@ -29,6 +29,7 @@ _UNINSTALL = {CLAUDE: "claude plugin uninstall {id}", COPILOT: "copilot plugin u
               CODEX: "codex plugin remove {id}"}
 _CODEX_TABLE = re.compile(r'^\s*\[plugins\."(' + re.escape(plugin.NAME) + r'@[^"]+)"\]\s*$')
 _CODEX_ENABLED = re.compile(r"^\s*enabled\s*=\s*(true|false)\s*(#.*)?$")
+PLUGIN_SCRIPTS = ("/hooks/_dispatch/dispatch.py", "/hooks/skill-redirect/skill_redirect.py")
 
 
 @dataclass(frozen=True)
@@ -39,6 +40,13 @@ class PluginInstall:
 
     def uninstall_command(self) -> str:
         return _UNINSTALL[self.host].format(id=self.plugin_id)
+
+
+def is_plugin_hook(hook) -> bool:
+    """A Codex hook (``codex_trust.CodexHook``) of the hookmux plugin: its key names the plugin,
+    its command runs the plugin's dispatcher or gate."""
+    plugin_id = hook.key.split(":", 1)[0]
+    return plugin_id.startswith(plugin.NAME + "@") and any(script in (hook.command or "") for script in PLUGIN_SCRIPTS)
 
 
 def _enabled_in_json(path: Path) -> list[str]:
@@ -136,7 +144,6 @@ def annotate_status(report: dict, installs: list[PluginInstall], codex_bin: str 
 
 
 def _codex_trust(report: dict, codex_bin: str, codex_home: os.PathLike | str) -> None:
-    from hookmux.commands.trust import is_plugin_hook
     from hookmux.installer import codex_trust
 
     try:

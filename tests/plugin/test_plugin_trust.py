@@ -6,7 +6,7 @@ import os
 import subprocess
 import sys
 
-from hookmux.commands.trust import is_plugin_hook
+from hookmux.plugin_installs import is_plugin_hook
 from hookmux.installer.codex_trust import CodexHook
 from hookmux_testing import DISPATCH, hermetic_env, one_json_line, run_hook
 

@@ -26,9 +26,9 @@ from pathlib import Path
 
 from hookmux import plugin, resources
 from hookmux.installer import atomic, codex_trust
+from hookmux.plugin_installs import is_plugin_hook
 
 HELP = "trust the hookmux plugin's hooks in Codex, or a project's .hookmux/manifest.json"
-PLUGIN_SCRIPTS = ("/hooks/_dispatch/dispatch.py", "/hooks/skill-redirect/skill_redirect.py")
 
 
 def configure(parser: argparse.ArgumentParser) -> None:
@@ -46,12 +46,6 @@ def run(args: argparse.Namespace) -> int:
 
 
 # ---------------------------------------------------------------- codex
-
-
-def is_plugin_hook(hook: codex_trust.CodexHook) -> bool:
-    """A hook of the hookmux plugin: its key names the plugin, its command runs the plugin's script."""
-    plugin_id = hook.key.split(":", 1)[0]
-    return plugin_id.startswith(plugin.NAME + "@") and any(script in (hook.command or "") for script in PLUGIN_SCRIPTS)
 
 
 def trust_codex(args: argparse.Namespace) -> int:
