@@ -111,3 +111,31 @@ def test_a_project_that_pins_the_plugin_refuses_a_project_settings_install(tmp_p
     (project / ".claude" / "settings.json").write_text(json.dumps({"enabledPlugins": {"hookmux@hookmux": True}}))
     proc = install(env, project, "--settings", str(project / ".claude" / "settings.json"))
     assert proc.returncode == 1 and str(project / ".claude" / "settings.json") in proc.stderr
+
+
+def test_adopt_with_only_the_plugin_says_what_to_do_and_changes_nothing(tmp_path):
+    env = hermetic_env(tmp_path)
+    home = tmp_path / "home"
+    plugin_on(home)
+    settings = home / ".claude" / "settings.json"
+    data = json.loads(settings.read_text())
+    data["hooks"] = {"PreToolUse": [{"matcher": "Bash", "hooks": [{"type": "command", "command": "python3 /x/mine.py"}]}]}
+    settings.write_text(json.dumps(data))
+    before = settings.read_bytes()
+    proc = subprocess.run([sys.executable, "-m", "hookmux.cli", "adopt", "--apply"], capture_output=True, text=True,
+                          env=env, cwd=tmp_path, timeout=120)
+    assert proc.returncode == 1 and "runs as a plugin (hookmux@hookmux)" in proc.stderr and "user layer" in proc.stderr
+    assert settings.read_bytes() == before
+
+
+def test_a_layer_row_may_name_a_script_by_absolute_path(tmp_path):
+    import sys as _sys
+
+    from hookmux_testing import HOOKS
+    _sys.path.insert(0, str(HOOKS))
+    from _common import layers, manifest
+
+    merged = layers.merge(manifest.from_data({"hooks_root": "/t", "events": {}}),
+                          [(str(tmp_path / "m.json"), {"events": {"Stop": {"checks": [
+                              {"name": "mine", "script": "/home/u/hooks/mine.py"}]}}})])
+    assert merged.rows("Stop")[0].path == "/home/u/hooks/mine.py"
