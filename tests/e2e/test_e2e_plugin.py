@@ -81,6 +81,11 @@ def add_user_row(home: Path) -> Path:
     return layer
 
 
+def hookmux_cli(sandbox, *args: str) -> subprocess.CompletedProcess:
+    return subprocess.run([sys.executable, "-m", "hookmux.cli", *args], cwd=sandbox.project, env=sandbox.env,
+                          capture_output=True, text=True, timeout=120)
+
+
 def host(sandbox, cli, *args: str) -> subprocess.CompletedProcess:
     proc = subprocess.run([str(cli.path), *args], cwd=sandbox.project, env=sandbox.env, capture_output=True,
                           text=True, timeout=120, stdin=subprocess.DEVNULL)
@@ -161,6 +166,12 @@ def test_claude_plugin_advises_runs_the_user_row_across_an_update_and_leaves_not
 def test_claude_plugin_redirects_an_agent_named_as_a_skill(claude_cli, sandbox):
     host(sandbox, claude_cli, "plugin", "marketplace", "add", str(marketplace(sandbox.root)))
     host(sandbox, claude_cli, "plugin", "install", PLUGIN)
+    # hookmux sees the plugin: install refuses to wire Claude Code twice, status is healthy.
+    refused = hookmux_cli(sandbox, "install")
+    assert refused.returncode == 1 and "claude plugin uninstall hookmux@hookmux" in refused.stderr
+    assert not sandbox.claude_target.exists()
+    report = json.loads(hookmux_cli(sandbox, "status", "--json").stdout)
+    assert report["problems"] == [] and [p["plugin_id"] for p in report["plugin"]] == [PLUGIN]
     sandbox.add_agent(AGENT_ONLY, ".claude/agents")
     run = sandbox.claude(claude_cli, [ToolUse("Skill", {"skill": AGENT_ONLY})])
 
@@ -246,6 +257,9 @@ def test_codex_plugin_trusted_by_hookmux_advises_and_leaves_nothing(codex_cli, c
     assert untrusted.after(0).developer == []  # Codex skips a plugin's hooks until they are trusted
 
     assert "3 newly trusted" in _trust(sandbox, codex_cli).stdout  # PreToolUse: dispatcher, gate; UserPromptSubmit
+    status = json.loads(hookmux_cli(sandbox, "status", "--json", "--codex-home", str(sandbox.codex_home),
+                                    "--codex-bin", str(codex_cli.path)).stdout)
+    assert sorted(set(status["plugin_codex_trust"].values())) == ["trusted"], status
     run = sandbox.codex(codex_cli, [shell(FORCE_PUSH)])
     developer = "\n".join(run.after(0).developer)
     assert all(hazard in developer for hazard in ids) and USER_MARK in developer, run.after(0).developer
