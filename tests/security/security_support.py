@@ -97,13 +97,15 @@ def connect_as_other(port: int):
 
 
 def tree_snapshot(folder) -> dict[str, bytes]:
-    """Every file under ``folder`` with its bytes (links as their target)."""
+    """Every file under ``folder`` with its bytes (links as their target, FIFOs unread)."""
     out = {}
     for root, dirs, files in os.walk(str(folder)):
         for name in files + [d for d in dirs if os.path.islink(os.path.join(root, d))]:
             path = os.path.join(root, name)
             if os.path.islink(path):
                 out[path] = ("link:" + os.readlink(path)).encode()
+            elif not os.path.isfile(path):
+                out[path] = b"(not a file)"  # a FIFO: never opened
             else:
                 with open(path, "rb") as handle:
                     out[path] = handle.read()

@@ -162,9 +162,10 @@ def status(target: Path, settings: Path | None, copilot_dir: Path | None, codex_
             report["server"] = {"running": bool(running), "pid": running and running.get("pid"),
                                 "port": running and running.get("port")}
     if rec:
-        from hookmux.installer.warm_pool import pools_of
+        from hookmux.installer.warm_pool import pools_of, refusal
 
         report["warm_pools"] = pools_of(target)
+        report["warm_pool_refused"] = refusal()
     hint = reinstall_hint(target, rec) if rec else "hookmux install"
     for item in report["wired"]:
         if "error" in item:
@@ -221,7 +222,9 @@ def render(report: dict) -> str:
         for pool in report.get("warm_pools", []):
             lines.append(f"warm pool: pid {pool['pid']} ({pool['python']}), {pool['served']} calls served, "
                          f"{pool['cpu_ms'] / 1000:.1f} s CPU")
-        if not report.get("warm_pools"):
+        if report.get("warm_pool_refused"):
+            lines.append(f"warm pool: off, every call forks a worker: {report['warm_pool_refused']}")
+        elif not report.get("warm_pools"):
             lines.append("warm pool: not running (the next call that selects a check starts it)")
         lines.append(f"files:     {files['ok']} ok, {len(files['modified'])} modified, "
                      f"{len(files['missing'])} missing, {len(files['outdated'])} differ from the package")
