@@ -4,11 +4,13 @@
     with other_user_process(function, *args) as child: ...   # a child that runs meanwhile
 
 Dropping needs root (CI runs as root: there they run, never skip); elsewhere the tests skip
-with that reason.
+with that reason. The child cannot import what it has not yet (the interpreter may live
+where uid 65534 cannot read): import it here first.
 """
 from __future__ import annotations
 
 import contextlib
+import encodings.idna  # noqa: F401  (socket.create_connection needs it; the child cannot read /root to import it)
 import os
 import pickle
 import signal

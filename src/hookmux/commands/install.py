@@ -84,6 +84,8 @@ def run(args: argparse.Namespace) -> int:
             transaction.describe(plan, out)
             return 0
         with transaction.lock():
+            if args.serve and _serve_files().move_if_held(str(target)):  # issue 32: a squatted port
+                err.write("hookmux: the kept serve port is held by another user's process: moved to a new one\n")
             plan = transaction.plan_install(target, settings, copilot_dir, python, agents_dirs, source, codex_home,
                                             serve=args.serve)
             trusted_before = codex_install.snapshot(plan, codex_bin)
@@ -107,3 +109,9 @@ def _readable_by_others(path) -> bool:
         return bool(os.stat(path).st_mode & 0o044)
     except OSError:
         return False
+
+
+def _serve_files():
+    from hookmux.serve import files
+
+    return files

@@ -44,12 +44,25 @@ def _idle_seconds(args) -> float:
     return max(minutes * 60, 1.0)
 
 
+def squatter(port) -> int | None:
+    """The uid of another user's process listening on ``port`` (hooks/_common/loopback.py), or None."""
+    from hookmux import resources
+
+    try:
+        others = sorted(uid for uid in resources.runtime("loopback").listener_uids(int(port)) if uid != os.getuid())
+    except (TypeError, ValueError):
+        return None
+    return others[0] if others else None
+
+
 def probe(hooks: str, timeout: float = 1.0) -> dict | None:
     """The running server's record when its process lives and it answers the health check."""
     record = files.read_record(hooks)
     secret = files.secret(hooks, create=False)
     if not record or not secret or not files.pid_alive(record.get("pid")):
         return None
+    if squatter(record.get("port")) is not None:
+        return None  # never send the secret to another user's listener
     url = "http://127.0.0.1:%d/%s/health" % (record.get("port", 0), secret)
     try:
         with urllib.request.build_opener(urllib.request.ProxyHandler({})).open(url, timeout=timeout) as reply:
@@ -124,6 +137,9 @@ def run(args: argparse.Namespace) -> int:
 
     try:
         return server.serve(hooks, port, secret, _idle_seconds(args), on_ready=ready)
+    except server.Unsupported as exc:
+        sys.stderr.write(f"hookmux: cannot serve: {exc}\n")
+        return 1
     except OSError as exc:
         sys.stderr.write(f"hookmux: cannot serve on 127.0.0.1:{port}: {exc.strerror or exc}\n")
         return 1

@@ -161,6 +161,12 @@ def status(target: Path, settings: Path | None, copilot_dir: Path | None, codex_
             running = serve.probe(str(target))
             report["server"] = {"running": bool(running), "pid": running and running.get("pid"),
                                 "port": running and running.get("port")}
+            from hookmux.serve.files import exposed
+
+            report["server"]["exposed"] = exposed(name)
+            from hookmux.serve.files import port
+
+            report["server"]["squatter"] = serve.squatter(port(str(target), create=False))
     if rec:
         from hookmux.installer.warm_pool import pools_of, refusal
 
@@ -219,6 +225,11 @@ def render(report: dict) -> str:
             server = report["server"]
             lines.append(f"server:    pid {server['pid']} on 127.0.0.1:{server['port']}, answers" if server["running"]
                          else "server:    not running (the next Claude Code session starts it)")
+            if server.get("squatter") is not None:
+                lines.append(f"server:    WARNING: its port is held by another user's process (uid {server['squatter']}): "
+                             "sessions are stopped at start; hookmux install --serve moves to a new port")
+            if server.get("exposed"):
+                lines.append(f"server:    WARNING: {server['exposed']}")
         for pool in report.get("warm_pools", []):
             lines.append(f"warm pool: pid {pool['pid']} ({pool['python']}), {pool['served']} calls served, "
                          f"{pool['cpu_ms'] / 1000:.1f} s CPU")

@@ -13,8 +13,12 @@ so a request costs one process wake-up. This process only
   when a request was under way), one past its deadline is killed, spares are kept warm;
 - exits after ``idle_seconds`` without a request, or on SIGTERM.
 
-Bound to 127.0.0.1 only; the secret, size and time limits are checked by the worker
-(connection.py) before any work.
+Bound to 127.0.0.1 only. A connection whose client socket belongs to another user (its uid
+from the kernel: hooks/_common/loopback.py) is closed as it is accepted, before a byte of it is
+read, and never counts against the limit: MAX_CONNECTIONS holds per user, and only the
+server's own user gets any. The secret, size and time limits are checked by the worker
+(connection.py) before any work. Where the kernel cannot say who the client is (no Linux
+``sock_diag`` or ``/proc/net/tcp``), the server refuses to start (``Unsupported``).
 """
 import collections
 import os
@@ -33,8 +37,25 @@ TICK_SECONDS = 0.25
 TRIM_SECONDS = 5.0
 
 
+class Unsupported(OSError):
+    """This system cannot tell who is at the other end of a loopback connection."""
+
+
+def _loopback():
+    from hookmux import resources
+
+    return resources.runtime("loopback")
+
+
 class Server:
     def __init__(self, port, secret, hooks, idle_seconds=IDLE_MINUTES * 60):
+        self.loopback = _loopback()
+        if not self.loopback.supported():
+            raise Unsupported("this system does not say which user a loopback connection comes from "
+                              "(Linux /proc/net/tcp): hookmux serve would answer anyone; use command hooks "
+                              "(hookmux install without --serve)")
+        self.uid = os.getuid()
+        self.refused = 0  # connections of other users closed unread
         self.idle_seconds = idle_seconds
         self.listener = socket.create_server(("127.0.0.1", port), backlog=256)
         self.listener.setblocking(False)
@@ -82,6 +103,10 @@ class Server:
                 return
             except OSError:  # out of fds, say: the backlog keeps the rest
                 return
+            if self._peer_uid(connection) != self.uid:
+                self.refused += 1
+                connection.close()  # another user's (or gone): not a byte of it read
+                continue
             if len(self.connections) >= MAX_CONNECTIONS:
                 connection.close()
                 continue
@@ -89,6 +114,12 @@ class Server:
             self.connections.add(connection)
             self.last_accept = time.monotonic()
             self._assign(connection)
+
+    def _peer_uid(self, connection):
+        try:
+            return self.loopback.peer_uid(connection)
+        except OSError:
+            return None
 
     def _assign(self, connection):
         worker = self.pool.free()
