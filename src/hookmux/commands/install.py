@@ -59,6 +59,10 @@ def run(args: argparse.Namespace) -> int:
     if source is not None and not (source / "_dispatch" / "manifest.json").is_file():
         err.write(f"hookmux: {source}: not a hooks tree (no _dispatch/manifest.json)\n")
         return 1
+    if args.serve and not _loopback_supported():  # issue 32: the server could not tell who connects
+        err.write("hookmux: --serve needs Linux (the kernel says which user a loopback connection comes from; "
+                  "elsewhere the server would answer anyone): use command hooks (hookmux install without --serve)\n")
+        return 1
     missing = [d for d in agents_dirs if not os.path.isdir(d)]
     if missing:
         err.write(f"hookmux: --agents-dir {missing[0]}: not a folder\n")
@@ -115,3 +119,9 @@ def _serve_files():
     from hookmux.serve import files
 
     return files
+
+
+def _loopback_supported() -> bool:
+    from hookmux import resources
+
+    return resources.runtime("loopback").supported()
