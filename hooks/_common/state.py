@@ -68,18 +68,18 @@ def configured_state_dir():
     return os.path.join(os.path.expanduser("~"), ".local", "state", "hookmux")
 
 
-def untrusted(folder):
+def untrusted(folder, resolved=False):
     """Why another user could change what ``folder`` holds, or None when nobody can.
 
     Trusted: the folder (where it exists) is this user's and writable by nobody else, and each
     folder above it is this user's or root's and writable by nobody else, or sticky (``/tmp``:
-    others cannot move what they do not own). Links are resolved first. A part not made yet
+    others cannot move what they do not own). A link on the way is resolved first. A part not made yet
     is judged by the folder it will be made in (``_make_dir`` checks again once it is made).
     """
     uid = os.getuid() if hasattr(os, "getuid") else None
     if uid is None:
         return None  # Windows: no owners to compare (ACLs are out of scope)
-    parts = [part for part in os.path.realpath(folder).split(os.sep) if part]
+    parts = [part for part in os.path.abspath(folder).split(os.sep) if part]
     path, last = os.sep, None
     for depth in range(len(parts) + 1):
         if depth:
@@ -91,6 +91,8 @@ def untrusted(folder):
         except OSError as exc:
             return "%s: %s" % (path, exc.strerror)
         last = (path, info, depth == len(parts))
+        if info.st_mode & 0o170000 == 0o120000:  # a link: judge where it leads (realpath is slow: only now)
+            return "%s is a link" % path if resolved else untrusted(os.path.realpath(folder), True)
         if not _S_ISDIR(info.st_mode):
             return "%s is not a folder" % path
         if info.st_uid not in (uid, 0):

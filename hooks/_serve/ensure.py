@@ -19,7 +19,8 @@ hook URLs once, at start, and a SessionStart ``continue: false`` does not stop a
 (measured: tests/e2e/test_e2e_serve_squat.py), so this hook ends the Claude Code process it
 runs under (SIGTERM to the nearest ancestor of this user's named ``claude``) before the first
 prompt is sent, after saying why (stderr, the terminal when there is one, and a
-``continue: false`` reply). Prints nothing else.
+``continue: false`` reply). Prints nothing else. Otherwise it notes the session's Claude Code
+pid for the server, which stays (and keeps its port) while such a session lives.
 """
 import os
 import sys
@@ -148,6 +149,21 @@ def _stale(record):
         return False
 
 
+def _register(folder):
+    """Note this session's Claude Code process in ``<folder>/sessions/<pid>``: the server does not
+    leave for idleness while one lives (its port would be free to take for the session's later
+    hooks)."""
+    host = _host_process()
+    if not host:
+        return
+    sessions = os.path.join(folder, "sessions")
+    try:
+        os.mkdir(sessions, 0o700)
+    except FileExistsError:
+        pass
+    os.close(os.open(os.path.join(sessions, str(host)), os.O_WRONLY | os.O_CREAT | os.O_NOFOLLOW, 0o600))
+
+
 def main():
     folder = _folder()
     port = _port(folder)
@@ -155,6 +171,10 @@ def main():
     if squatter is not None:
         _refuse(port, squatter)
         return
+    try:
+        _register(folder)
+    except OSError:
+        pass
     record = _answers(folder)
     if record and not _stale(record):
         return

@@ -177,3 +177,80 @@ def test_a_squatted_port_gets_no_secret_from_the_session_start_hook_and_install_
     finally:
         shutil.rmtree(shared, ignore_errors=True)
         subprocess.run(hookmux + ["serve", "--target", str(target), "--stop"], env=env, capture_output=True, timeout=60)
+
+
+def _serve_folder(tmp_path, target):
+    import hashlib
+
+    key = hashlib.sha256(os.path.realpath(str(target)).encode()).hexdigest()[:16]
+    return tmp_path / "state" / "serve" / key
+
+
+def test_the_server_keeps_its_port_while_a_session_it_serves_lives(tmp_path):
+    """Its idle exit would free the port for another user in the middle of that session."""
+    target = install_tree(tmp_path)
+    sessions = _serve_folder(tmp_path, target) / "sessions"
+    sessions.mkdir(parents=True, mode=0o700)
+    session = subprocess.Popen(["sleep", "120"])
+    (sessions / str(session.pid)).touch()
+    running = Running(tmp_path, target, idle_minutes=0.02)  # 1.2 s
+    try:
+        time.sleep(4)
+        assert running.proc.poll() is None
+        assert os.getuid() in _listeners(running.port)
+        session.kill()
+        session.wait()
+        running.proc.wait(timeout=20)  # the session ended: idle, it leaves
+        assert not (sessions / str(session.pid)).exists()
+    finally:
+        session.kill()
+        running.stop()
+
+
+def _listeners(port):
+    from hookmux import resources
+
+    return resources.runtime("loopback").listener_uids(port)
+
+
+def _fake_claude(tmp_path):
+    """A shell whose program name is ``claude``: the SessionStart hook runs under it as under Claude Code."""
+    import shutil
+
+    program = tmp_path / "bin" / "claude"
+    program.parent.mkdir()
+    shutil.copy("/bin/bash", program)
+    return program
+
+
+def test_the_session_start_hook_notes_its_session_and_ends_it_when_the_port_is_squatted(tmp_path):
+    import shutil
+    import tempfile
+    from pathlib import Path
+
+    env = hermetic_env(tmp_path)
+    target, settings = tmp_path / "hooks", tmp_path / "settings.json"
+    hookmux = [sys.executable, "-m", "hookmux"]
+    assert subprocess.run(hookmux + ["install", "--serve", "--target", str(target), "--settings", str(settings)],
+                          env=env, capture_output=True, timeout=120).returncode == 0
+    folder = _serve_folder(tmp_path, target)
+    ensure = "%s -S -E %s SessionStart < /dev/null; true" % (sys.executable, target / "_serve" / "ensure.py")
+    claude = _fake_claude(tmp_path)
+    try:
+        host = subprocess.Popen([str(claude), "-c", ensure], env=env)
+        assert host.wait(timeout=60) == 0
+        assert (folder / "sessions" / str(host.pid)).exists()  # the server stays while it runs
+    finally:
+        subprocess.run(hookmux + ["serve", "--target", str(target), "--stop"], env=env, capture_output=True, timeout=60)
+    port = int((folder / "port").read_text())
+    shared = Path(tempfile.mkdtemp(prefix="hmx-", dir="/tmp"))
+    shared.chmod(0o777)
+    try:
+        with other_user_process(_listen_and_log, port, str(shared / "log")):
+            host = subprocess.Popen([str(claude), "-c", ensure], env=env, stderr=subprocess.PIPE)
+            _, err = host.communicate(timeout=60)
+        assert host.returncode == -15  # SIGTERM: the session ends before a prompt goes anywhere
+        assert b"held by another user's process (uid 65534)" in err
+        assert not (shared / "log").exists()
+    finally:
+        shutil.rmtree(shared, ignore_errors=True)
