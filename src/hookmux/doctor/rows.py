@@ -122,7 +122,7 @@ def imports(python: str, hooks_root: str, scripts: list[str], env: dict, cwd: st
     for line in result.stdout.decode("utf-8", "replace").splitlines():
         try:
             path, answer = json.loads(line)
-        except ValueError:
+        except (ValueError, TypeError):  # not the probe's line: an interpreter that is not python
             continue
         answers[path] = answer
     for script in scripts:
