@@ -90,8 +90,17 @@ def test_a_deleted_script(install):
     report = install.doctor()
     text = problems(report)
     assert "events.PreToolUse.checks[0](name='contraindication/check')" in text
-    assert "its script does not import: FileNotFoundError" in text
-    assert "it failed on the canary" in text and "import error" in text
+    assert "its script is missing" in text and "hookmux install puts back" in text
+    # A script that is there but does not import; one that imports and fails on the canary.
+    (install.target / "calibrated-silence" / "reactions.py").write_text("def main(:\n")
+    (install.target / "crash").mkdir()
+    (install.target / "crash" / "check.py").write_text("def main():\n    raise KeyError\n")
+    install.edit(install.target / "_dispatch" / "manifest.json", lambda data: data["events"]["PreToolUse"][
+        "checks"].append({"name": "crash/check", "script": "crash/check.py", "matcher": "^Bash$"}))
+    text = problems(install.doctor())
+    assert "(name='calibrated-silence/reactions')" in text and "its script does not import: SyntaxError" in text
+    assert "(name='crash/check')" in text and "it failed on the canary" in text and "error KeyError" in text
+    assert "hookmux try --manifest" in text
     (install.target / "_dispatch" / "dispatch.py").unlink()
     text = problems(install.doctor())
     assert "the canary PreToolUse event did not reach the dispatch" in text

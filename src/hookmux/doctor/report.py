@@ -196,11 +196,11 @@ def _target(target, rec, hooks, canaries, sandbox, findings) -> dict:
     for event, entry in manifest.events.items():
         wired = [hook for hook in dispatchers if hook.canonical == event]
         for row in entry.rows:
-            info["rows"].append(_row(row, wired, canaries, imported, stats, tripped, findings))
+            info["rows"].append(_row(row, manifest.path, wired, canaries, imported, stats, tripped, findings))
     return info
 
 
-def _row(row, wired, canaries, imported, stats, tripped, findings) -> dict:
+def _row(row, manifest_file, wired, canaries, imported, stats, tripped, findings) -> dict:
     where = f"{row.ref()} ({row.path})"
     item = {"event": row.event, "index": row.index, "name": row.name, "script": row.path, "matcher": row.matcher,
             "reach": [], "canary": [], "imports": imported.get(row.path), "ledger": stats.get((row.name, row.event)),
@@ -214,6 +214,16 @@ def _row(row, wired, canaries, imported, stats, tripped, findings) -> dict:
         (findings.problem if kind == "problem" else findings.warning)(
             where, f"it can never match: {why}",
             "fix its \"matcher\" (or drop it for every tool) in the manifest; `hookmux validate` checks it")
+    answer = item["imports"]
+    imports_ok = answer in (None, "ok")
+    if not os.path.isfile(row.path):
+        findings.problem(where, "its script is missing: the dispatcher skips it on every call",
+                         "hookmux install puts back a file it installed (`hookmux status` lists them); "
+                         "else fix the row's \"script\"")
+    elif not imports_ok:
+        findings.problem(where, f"its script does not import: {answer}",
+                         "fix the script (`hookmux status` lists installed files you modified; hookmux install "
+                         "puts them back)")
     for hook in wired:
         tools = rows_module.tools_for(row, hook)
         item["reach"].append({"file": hook.file, "host": hook.format, "matcher": hook.matcher,
@@ -224,9 +234,10 @@ def _row(row, wired, canaries, imported, stats, tripped, findings) -> dict:
                 continue
             item["canary"].append({"file": hook.file, "tool": tool, "trace": words})
             failed = next((bad for bad in ("import error", "error ", "timeout", "not run") if bad in words), None)
-            if failed and "selected" in words:
+            if failed and "selected" in words and imports_ok and os.path.isfile(row.path):
                 findings.problem(where, f"it failed on the canary through {hook.file}: {words}",
-                                 "run it on a payload with `hookmux try PAYLOAD.json --trace` and fix the check")
+                                 f"run it on a payload: `hookmux try --manifest {shlex.quote(manifest_file)} "
+                                 f"{row.event} PAYLOAD.json` (examples/ has payloads), and fix the check")
     if not never and wired and not any(reach["reachable"] for reach in item["reach"]):
         findings.problem(where, "it never runs: no wired host's matcher lets any of its tools through ("
                          + "; ".join(f"{hook.file}: {hook.matcher!r}" for hook in wired) + ")",
@@ -235,11 +246,6 @@ def _row(row, wired, canaries, imported, stats, tripped, findings) -> dict:
     if not wired and not never:
         findings.warning(where, f"no wired host file starts the dispatcher on {row.event}: the row never runs",
                          "run hookmux install for the host that has this event")
-    answer = item["imports"]
-    if answer and answer != "ok":
-        findings.problem(where, f"its script does not import: {answer}",
-                         "fix the script (or restore it: `hookmux status` lists missing and modified files, "
-                         "hookmux install puts them back)")
     breaker = item["breaker"]
     if breaker and breakers.problem(breaker):
         findings.problem(where, breakers.problem(breaker), "see `hookmux log` for its outcomes")
