@@ -29,13 +29,13 @@ def render(report: dict) -> str:
         if target["server"] is not None:
             lines.append("  server: " + ("answers" if target["server"]["answers"] else "DOES NOT ANSWER"))
         if target["rows"]:
-            lines.append(f"  {'row':<44} {'reach':<9} {'import':<7} {'runs':>5} {'err':>4} {'tmo':>4} {'p95 ms':>7}  breaker")
+            lines.append(f"  {'row':<52} {'reach':<9} {'import':<7} {'runs':>5} {'err':>4} {'tmo':>4} {'p95 ms':>7}  breaker")
         for row in target["rows"]:
             reach = "yes" if any(r["reachable"] for r in row["reach"]) else "NO" if row["reach"] else "unwired"
             stats = row["ledger"] or {}
             breaker = row["breaker"]
             state = "-" if not breaker else "OPEN" if breaker["open"] else f"{breaker['failures']} failing"
-            lines.append(f"  {row['event'] + ' [' + str(row['index']) + '] ' + str(row['name']):<44} {reach:<9} "
+            lines.append(f"  {row['event'] + ' [' + str(row['index']) + '] ' + str(row['name']):<52} {reach:<9} "
                          f"{'ok' if row['imports'] == 'ok' else 'NO' if row['imports'] else '-':<7} "
                          f"{stats.get('runs', 0):>5} {stats.get('errors', 0):>4} {stats.get('timeouts', 0):>4} "
                          f"{_ms(stats.get('p95_ms')):>7}  {state}")

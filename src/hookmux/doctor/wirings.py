@@ -175,7 +175,7 @@ def duplicates(wirings: list[Wiring]) -> list[dict]:
             how = ("one hooks folder spelled two ways (" + ", ".join(spellings) + ")"
                    if len(targets) == 1 and len(spellings) > 1 else
                    "two hookmux installs (" + ", ".join(targets) + ")" if len(targets) > 1 else
-                   "the same folder twice")
+                   "one hooks folder wired in " + ("two files" if len({h.file for h in hooks}) > 1 else "one file twice"))
             problems.append({
                 "where": "; ".join(hook.label() for hook in hooks),
                 "problem": f"{host} runs the {role} {len(hooks)} times on each {event} call: {how}",
