@@ -90,8 +90,12 @@ def _number(name, default, kind):
 
 
 def path_for(hooks_root, directory=None):
-    digest = _state()._sha256(os.path.abspath(hooks_root).encode("utf-8", "surrogatepass")).hexdigest()[:24]
-    return os.path.join(directory or os.path.join(_state().state_dir(), FOLDER), digest + SUFFIX)
+    """The tree's file: named by a 64-bit FNV-1a of its absolute path (no hash module to import:
+    a name only has to differ between the trees of one user)."""
+    digest = 0xCBF29CE484222325
+    for byte in os.path.abspath(hooks_root).encode("utf-8", "surrogatepass"):
+        digest = ((digest ^ byte) * 0x100000001B3) & 0xFFFFFFFFFFFFFFFF
+    return os.path.join(directory or os.path.join(_state().state_dir(), FOLDER), "%016x%s" % (digest, SUFFIX))
 
 
 def stamp_of(path):
@@ -171,8 +175,8 @@ class Breaker:
                 entry = None
             if entry is not None and entry.is_open(self.now) and entry.until - self.now <= self.cap + 60:
                 job.kind = SKIPPED
-                job.detail = "breaker open: %d failures in a row, %s of %s cool-down left" % (
-                    entry.failures, seconds(entry.until - self.now), seconds(entry.cooldown))
+                job.detail = "breaker open: %d failures in a row, %s cool-down left" % (
+                    entry.failures, span(entry.until - self.now, entry.cooldown))
                 continue
             admitted.append(job)
         return admitted
@@ -240,13 +244,14 @@ def _clean(text):
     return "".join(" " if char in "\t\r\n" else char for char in text)[:64]
 
 
-def seconds(value):
-    value = max(0.0, value)
-    if value >= 3600:
-        return "%.1f h" % (value / 3600)
-    if value >= 60:
-        return "%d min" % (value // 60)
-    return "%d s" % -(-value // 1)
+def span(left, total):
+    """``52 s of 60 s``, ``12 min of 16 min``, ``0.5 h of 1.0 h``: both in the cool-down's unit."""
+    left = max(0.0, left)
+    if total >= 7200:
+        return "%.1f h of %.1f h" % (left / 3600, total / 3600)
+    if total >= 600:
+        return "%d min of %d min" % (-(-left // 60), total // 60)
+    return "%d s of %d s" % (-(-left // 1), total)
 
 
 # ---------------------------------------------------------------- for the CLI
