@@ -33,6 +33,7 @@ _TRACE = re.compile(r"^hookmux: \[(\d+)\] (.*?)  (.*)$")
 
 @dataclass
 class Result:
+    host: str
     shell: list[str]
     payload: dict
     exit: int | None
@@ -44,7 +45,7 @@ class Result:
     trace: list[str] = field(default_factory=list)
 
     def as_dict(self) -> dict:
-        return {"shell": self.shell[0], "tool": self.payload.get("tool_name") or self.payload.get("toolName"),
+        return {"host": self.host, "shell": self.shell[0], "tool": self.payload.get("tool_name") or self.payload.get("toolName"),
                 "exit": self.exit, "ms": round(self.ms, 1), "timed_out": self.timed_out,
                 "stdout": self.stdout[:2000], "stderr": self.stderr[-2000:], "trace": self.trace}
 
@@ -72,12 +73,21 @@ def native_tool(host: str, tool: str) -> str:
     return tool
 
 
-def payload(hook: Hook, tool: str | None, sandbox: Sandbox) -> dict:
-    """The canary: the dispatcher's canary names ``tool``; the gate's names the canary agent."""
+def payload(hook: Hook, tool: str | None, sandbox: Sandbox, host: str | None = None) -> dict:
+    """The canary: the dispatcher's canary names ``tool``; the gate's names the canary agent.
+    ``host`` COPILOT for a Claude-format file: what Copilot's loader of it sends (snake_case,
+    Copilot's lower-case tool names, an ISO timestamp, no transcript_path)."""
     cwd = str(sandbox.project)
     fmt, event = hook.format, hook.canonical
     if hook.role == "gate":
         return _gate_payload(hook, cwd)
+    if host == COPILOT and fmt != COPILOT:
+        tool = tool or "Bash"
+        data = {"hook_event_name": event, "session_id": SESSION, "cwd": cwd,
+                "timestamp": time.strftime("%Y-%m-%dT%H:%M:%S.000Z", time.gmtime())}
+        if event in _hosts.TOOL_EVENTS:
+            data.update(tool_name=native_tool(COPILOT, tool), tool_input=tool_input(tool, cwd, COPILOT))
+        return _event_fields(data, event, "prompt", "source")
     tool = tool or "Bash"
     if fmt == COPILOT:
         data = {"sessionId": SESSION, "timestamp": int(time.time() * 1000), "cwd": cwd}
@@ -131,12 +141,14 @@ def _gate_payload(hook: Hook, cwd: str) -> dict:
             "tool_name": "skill", "tool_input": {"skill": CANARY}}
 
 
-def run(hook: Hook, tool: str | None, sandbox: Sandbox) -> Result:
+def run(hook: Hook, tool: str | None, sandbox: Sandbox, as_host: str | None = None) -> Result:
+    """``as_host``: the host running the file when it is not the file's own (Copilot loading a
+    project's Claude-format settings): its shell and its payload."""
     host = hook.format
-    shell = SHELLS[host]
-    data = payload(hook, tool, sandbox)
+    shell = SHELLS[as_host or host]
+    data = payload(hook, tool, sandbox, as_host)
     text = json.dumps(data, separators=(",", ":")) if host == CODEX else json.dumps(data) + "\n"
-    timeout = min(hook.timeout or DEFAULT_TIMEOUT[host], MAX_WAIT)
+    timeout = min(hook.timeout or DEFAULT_TIMEOUT[as_host or host], MAX_WAIT)
     started = time.monotonic()
     process = subprocess.Popen([*shell, hook.command], stdin=subprocess.PIPE, stdout=subprocess.PIPE,
                                stderr=subprocess.PIPE, env=sandbox.env(host), cwd=str(sandbox.project),
@@ -151,7 +163,7 @@ def run(hook: Hook, tool: str | None, sandbox: Sandbox) -> Result:
         except OSError:
             pass
         out, err = process.communicate()
-    result = Result(shell, data, None if timed_out else process.returncode, (time.monotonic() - started) * 1000,
+    result = Result(as_host or host, shell, data, None if timed_out else process.returncode, (time.monotonic() - started) * 1000,
                     out.decode("utf-8", "replace"), err.decode("utf-8", "replace"), timed_out)
     for line in result.stderr.splitlines():
         if line.startswith("hookmux: "):

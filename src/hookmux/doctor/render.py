@@ -20,6 +20,7 @@ def render(report: dict) -> str:
                 verdict = "fired, answer accepted" if run["fired"] and run["accepted"] else \
                     "DID NOT FIRE" if not run["fired"] else "ANSWER REJECTED"
                 tool = f" {run['tool']}" if run["tool"] else ""
+                tool += f" (as {run['host']})" if run["host"] != wiring["format"] else ""
                 lines.append(f"  {hook['event']:<20} {hook['role']:<8}{tool}: {verdict} "
                              f"({run['shell']} -c, exit {run['exit']}, {run['ms']:.0f} ms)")
     for target in report["targets"]:

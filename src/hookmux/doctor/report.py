@@ -14,6 +14,7 @@ from hookmux.installer.jsonfile import JsonFileError
 from hookmux.installer.plan import version
 
 _hosts = resources.runtime("hosts")
+_COPILOT_EVENTS = set(_hosts.EVENTS[_hosts.COPILOT].values())
 
 
 @dataclass
@@ -64,6 +65,7 @@ def diagnose(options: Options) -> dict:
     for item in wirings.duplicates(found):
         findings.problem(**item)
     hooks = [hook for wiring in found for hook in wiring.hooks]
+    loaded_by = {id(hook): wiring.loaded_by for wiring in found for hook in wiring.hooks}
     if not hooks:
         findings.problem(", ".join(w.file for w in found) or str(options.home),
                          "no host file wires hookmux: no hook of hookmux runs",
@@ -76,7 +78,7 @@ def diagnose(options: Options) -> dict:
         for hook in hooks:
             if hook.parsed.python in bad_python:
                 continue  # already named, with its fix; its canary would only say "did not run"
-            canaries[id(hook)] = _canaries(hook, sandbox, installs, findings)
+            canaries[id(hook)] = _canaries(hook, loaded_by[id(hook)], sandbox, installs, findings)
         for target in targets:
             report["targets"].append(_target(target, installs.get(target), hooks, canaries, sandbox, findings))
     for wiring in found:
@@ -121,7 +123,7 @@ def _reinstall(target: str, installs: dict, python: bool = False) -> str:
 # ---------------------------------------------------------------- canaries
 
 
-def _canaries(hook, sandbox, installs, findings) -> list[tuple[str | None, dict, canary.Result]]:
+def _canaries(hook, loaded_by, sandbox, installs, findings) -> list[tuple[str | None, dict, canary.Result]]:
     """Run the hook's canaries (one per tool its rows need); name what went wrong."""
     if hook.http:
         return []
@@ -135,14 +137,17 @@ def _canaries(hook, sandbox, installs, findings) -> list[tuple[str | None, dict,
                 wanted.append(reachable[0])
         tools = wanted or ["Bash"]
     out = []
-    for tool in tools:
-        result = canary.run(hook, tool, sandbox)
+    runs = [(tool, None) for tool in tools]
+    if hook.format == wirings.CLAUDE and wirings.COPILOT in loaded_by and hook.canonical in _COPILOT_EVENTS:
+        runs += [(tool, wirings.COPILOT) for tool in tools]  # Copilot loads this file too
+    for tool, as_host in runs:
+        result = canary.run(hook, tool, sandbox, as_host)
         summary = result.as_dict()
         fired = bool(result.trace) if hook.role == "dispatch" else answers.answered(result.stdout)
         rejected = answers.problems(hook.format, hook.canonical, result.exit, result.stdout)
         summary.update(fired=fired, accepted=not rejected, rejected=rejected)
         out.append((tool, summary, result))
-        where = f"{hook.label()} (`{hook.command}`)"
+        where = f"{hook.label()}{' as Copilot runs it' if as_host else ''} (`{hook.command}`)"
         if not fired:
             said = (result.stderr.strip().splitlines() or ["nothing on stderr"])[-1][:200]
             findings.problem(where, f"the canary {hook.canonical} event did not reach the {hook.role} "

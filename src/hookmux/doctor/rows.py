@@ -109,12 +109,12 @@ for index, path in enumerate(sys.argv[2:]):
 
 def imports(python: str, hooks_root: str, scripts: list[str], env: dict, cwd: str) -> dict[str, str]:
     """script -> "ok" or why it does not import, each imported by ``python -S -E`` (as the hooks
-    run) in a subprocess of its own kind: nothing of it runs in this process."""
+    run; ``-B``: no bytecode written) in a subprocess: nothing of it runs in this process."""
     scripts = sorted(set(scripts))
     if not scripts:
         return {}
     try:
-        result = subprocess.run([python, "-S", "-E", "-c", IMPORT_PROBE, hooks_root, *scripts], capture_output=True,
+        result = subprocess.run([python, "-S", "-E", "-B", "-c", IMPORT_PROBE, hooks_root, *scripts], capture_output=True,
                                 env=env, cwd=cwd, timeout=IMPORT_TIMEOUT, stdin=subprocess.DEVNULL)
     except (OSError, subprocess.TimeoutExpired) as exc:
         return {script: f"the import check did not finish ({type(exc).__name__})" for script in scripts}
