@@ -194,11 +194,12 @@ def test_an_open_breaker(install):
     (install.target / "crash" / "check.py").write_text("def main():\n    raise RuntimeError\n")
     install.edit(manifest, lambda data: data["events"]["PreToolUse"]["checks"].append(
         {"name": "crash/check", "script": "crash/check.py", "matcher": "^Bash$"}))
-    for _ in range(3):
+    for _ in range(4):
         subprocess.run([sys.executable, "-S", "-E", str(install.target / "_dispatch" / "dispatch.py"), "PreToolUse"],
                        input=PAYLOAD.encode(), capture_output=True, env=install.env, timeout=60)
     report = install.doctor()
     text = problems(report)
     assert "circuit breaker open for PreToolUse [2] crash/check" in text
     row = next(r for r in report["targets"][0]["rows"] if r["name"] == "crash/check")
-    assert row["ledger"]["errors"] == 3 and row["breaker"]["open"]
+    assert (row["ledger"]["runs"], row["ledger"]["errors"], row["ledger"]["skipped"]) == (3, 3, 1)
+    assert row["breaker"]["open"]

@@ -131,8 +131,8 @@ def imports(python: str, hooks_root: str, scripts: list[str], env: dict, cwd: st
 
 
 def ledger_stats() -> dict[tuple[str, str], dict]:
-    """(row name, event) -> runs, errors, timeouts, skipped by the breaker, p95 ms: from the
-    user's dispatch ledger (read only)."""
+    """(row name, event) -> runs (selected and started), errors, timeouts, calls skipped by the
+    circuit breaker, p95 ms: from the user's dispatch ledger (read only)."""
     ledger = resources.runtime("ledger")
     try:
         records = ledger.read_records(ledger.dispatch_path())
@@ -148,7 +148,7 @@ def ledger_stats() -> dict[tuple[str, str], dict]:
             name, code, ms = row
             key = (str(name), str(event))
             entry = stats.setdefault(key, {"runs": 0, "errors": 0, "timeouts": 0, "skipped": 0, "p95_ms": None})
-            entry["runs"] += 1
+            entry["runs"] += code != "breaker-open"
             entry["errors"] += code in ("error", "import-error", "not-run")
             entry["timeouts"] += code == "timeout"
             entry["skipped"] += code == "breaker-open"
