@@ -61,8 +61,15 @@ def install(tmp_path):
     return Install(tmp_path)
 
 
-def test_a_healthy_install_passes(install):
+def tree_state(root: Path) -> dict:
+    return {str(path): (path.stat().st_mtime_ns, path.stat().st_size) for path in root.rglob("*")
+            if not path.is_symlink()}
+
+
+def test_a_healthy_install_passes(install, tmp_path):
+    before = tree_state(tmp_path)
     report = install.doctor()
+    assert tree_state(tmp_path) == before, "doctor wrote outside its temporary folder"
     assert report["problems"] == [], problems(report)
     hooks = [hook for wiring in report["wirings"] for hook in wiring["hooks"]]
     assert {(hook["event"], hook["role"]) for hook in hooks} >= {
@@ -81,7 +88,6 @@ def test_a_healthy_install_passes(install):
     assert any("selected" in c["trace"] and "ok" in c["trace"] for c in check["canary"])
     text = install.hookmux("doctor")
     assert text.returncode == 0 and text.stdout.rstrip().endswith("doctor:  ok")
-    # Nothing was written where the user's hooks keep state.
     assert not (Path(install.env["HOOKMUX_STATE_DIR"]) / "ledger").exists()
 
 
