@@ -209,3 +209,14 @@ def test_an_open_breaker(install):
     row = next(r for r in report["targets"][0]["rows"] if r["name"] == "crash/check")
     assert (row["ledger"]["runs"], row["ledger"]["errors"], row["ledger"]["skipped"]) == (3, 3, 1)
     assert row["breaker"]["open"]
+
+
+def test_two_entries_in_one_file(install):
+    def twice(data):
+        entry = next(e for e in data["hooks"]["preToolUse"] if "dispatch.py" in e["bash"])
+        data["hooks"]["preToolUse"].append(dict(entry))
+
+    install.edit(install.copilot, twice)
+    text = problems(install.doctor())
+    assert "copilot runs the dispatch 2 times on each PreToolUse call: one hooks folder wired in one file twice" in text
+    assert "claude runs" not in text
