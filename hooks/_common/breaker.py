@@ -282,7 +282,9 @@ def all_trees(now=None):
 
 
 def _as_dict(entry, now):
+    changed = entry.stamp != stamp_of(entry.path)
     return {"event": entry.event, "index": entry.index, "name": entry.name, "script": entry.path,
-            "failures": entry.failures, "open": entry.is_open(now) and entry.stamp == stamp_of(entry.path),
+            "failures": entry.failures, "open": entry.is_open(now) and not changed,
+            "retry": not changed and not entry.is_open(now) and entry.failures >= settings()[0],
             "cooldown_s": entry.cooldown, "until": entry.until or None,
-            "left_s": round(max(0.0, entry.until - now), 1), "script_changed": entry.stamp != stamp_of(entry.path)}
+            "left_s": round(max(0.0, entry.until - now), 1), "script_changed": changed}

@@ -43,6 +43,8 @@ def render(entries: list[dict]) -> list[str]:
                      f"cool-down {entry['cooldown_s']:.0f} s)")
         elif entry["script_changed"]:
             state = "re-armed: its script changed since it failed"
+        elif entry.get("retry"):
+            state = f"cool-down over: the next call runs it once more ({entry['failures']} failures in a row)"
         else:
             state = f"closed, {entry['failures']} failure(s) in a row"
         lines.append(f"  {where(entry):<48} {state}")

@@ -4,6 +4,7 @@ from __future__ import annotations
 import json
 import subprocess
 import sys
+import time
 
 import pytest
 from install_helpers import Home, make_source
@@ -30,9 +31,9 @@ def h(tmp_path):
     return h
 
 
-def dispatch(h):
+def dispatch(h, **extra):
     result = subprocess.run([sys.executable, "-S", str(h.target / "_dispatch" / "dispatch.py"), "PreToolUse"],
-                            input=PAYLOAD.encode(), capture_output=True, env=h.env, timeout=60)
+                            input=PAYLOAD.encode(), capture_output=True, env={**h.env, **extra}, timeout=60)
     assert result.returncode == 0
 
 
@@ -49,7 +50,7 @@ def test_log_and_status_show_an_open_breaker(h):
     assert (entry["name"], entry["event"], entry["failures"], entry["open"]) == ("crash/check", "PreToolUse", 3, True)
     assert entry["hooks_root"] == str(h.target)
     crash = next(row for row in report["rows"] if row["name"] == "crash/check")
-    assert (crash["error"], crash["breaker-open"]) == (3, 1)
+    assert (crash["runs"], crash["error"], crash["breaker-open"]) == (3, 3, 1)
     text = h.hookmux("log", check=True).stdout
     assert "PreToolUse [1] crash/check" in text and "OPEN: skipped for" in text
 
@@ -67,3 +68,14 @@ def test_log_and_status_show_an_open_breaker(h):
     assert "circuit breaker open" not in status.stdout and "re-armed" in status.stdout
     dispatch(h)
     assert json.loads(h.hookmux("log", "--json", check=True).stdout)["breakers"] == []
+
+
+def test_after_the_cool_down_log_says_the_next_call_tries_again(h):
+    for _ in range(3):
+        dispatch(h, HOOKMUX_BREAKER_COOLDOWN="1")
+    assert "OPEN: skipped for" in h.hookmux("log", check=True).stdout
+    time.sleep(1.2)
+    text = h.hookmux("log", check=True).stdout
+    assert "cool-down over: the next call runs it once more (3 failures in a row)" in text
+    status = h.hookmux("status", "--target", str(h.target), "--settings", str(h.settings))
+    assert status.returncode == 0 and "cool-down over" in status.stdout

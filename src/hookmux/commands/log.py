@@ -65,7 +65,7 @@ def summarize(records: list[dict], recent: int) -> dict:
             name, code, ms = row
             key = (str(name), record["event"])
             rows.setdefault(key, Counter())[str(code)] += 1
-            if isinstance(ms, (int, float)):
+            if isinstance(ms, (int, float)) and code != "breaker-open":  # skipped: it did not run
                 row_ms.setdefault(key, []).append(float(ms))
     return {
         "dispatches": len(records),
@@ -76,7 +76,7 @@ def summarize(records: list[dict], recent: int) -> dict:
         "p50_ms": percentile(durations, 0.5),
         "p95_ms": percentile(durations, 0.95),
         "rows": [
-            {"name": name, "event": event, "runs": sum(counts.values()),
+            {"name": name, "event": event, "runs": sum(counts.values()) - counts.get("breaker-open", 0),
              **{code: counts.get(code, 0) for code in ROW_CODES},
              "p50_ms": percentile(row_ms.get((name, event), []), 0.5),
              "p95_ms": percentile(row_ms.get((name, event), []), 0.95)}
