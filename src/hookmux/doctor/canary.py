@@ -66,10 +66,14 @@ def tool_input(tool: str, cwd: str, host: str) -> dict:
 
 
 def native_tool(host: str, tool: str) -> str:
-    """The host's own name for a dispatcher tool name."""
-    for raw, canonical in _hosts.TOOLS.get(host if host != PLUGIN else CLAUDE, {}).items():
+    """The host's own name for a dispatcher tool name (Codex: an edit is ``apply_patch``)."""
+    host = host if host != PLUGIN else CLAUDE
+    for raw, canonical in _hosts.TOOLS.get(host, {}).items():
         if canonical == tool:
             return raw
+    for native, names in _hosts.TOOL_ALIASES.get(host, {}).items():
+        if tool in names:
+            return native
     return tool
 
 
@@ -102,6 +106,7 @@ def payload(hook: Hook, tool: str | None, sandbox: Sandbox, host: str | None = N
         data.update(turn_id="hookmux-doctor-turn", model="hookmux-doctor")
     host = CODEX if fmt == CODEX else CLAUDE
     name = native_tool(host, tool)
+    tool = "apply_patch" if name == "apply_patch" else tool
     if event == "PostToolBatch":
         data["tool_calls"] = [{"tool_name": name, "tool_input": tool_input(tool, cwd, host),
                                "tool_use_id": "doctor-1", "tool_response": "hookmux-doctor"}]

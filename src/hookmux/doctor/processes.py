@@ -92,7 +92,7 @@ def _process_state(pid: int) -> str | None:
 
 def server(target: str) -> dict:
     """Whether ``hookmux serve`` for ``target`` answers its health check (loopback only)."""
-    from hookmux.commands import serve
+    from hookmux.serve.probe import probe
 
-    record = serve.probe(target)
+    record = probe(target)
     return {"answers": bool(record), "pid": record and record.get("pid"), "port": record and record.get("port")}

@@ -7,14 +7,11 @@ import re
 import subprocess
 from pathlib import Path
 
-from hookmux import breakers, reach, resources
+from hookmux import breakers, matchers, resources
 from hookmux.doctor.wirings import CLAUDE, CODEX, COPILOT, PLUGIN, Hook
 
 _hosts = resources.runtime("hosts")
 IMPORT_TIMEOUT = 30.0
-# Codex's tool names as hooks see them -> the names its matchers select them by (host-contract).
-CODEX_NAMES = {"Bash": ("Bash",), "apply_patch": ("apply_patch", "Edit", "Write"), "spawn_agent": ("spawn_agent",)}
-_SIMPLE = re.compile(r"[A-Za-z0-9_|]+")
 
 
 def never_matches(row) -> tuple[str, str] | None:
@@ -30,7 +27,7 @@ def never_matches(row) -> tuple[str, str] | None:
         re.compile(row.matcher)
     except re.error as exc:
         return "problem", f"its matcher {row.matcher!r} does not compile ({exc})"
-    if not reach.tools_of(row.matcher):
+    if not matchers.tools_of(row.matcher):
         return "warning", f"its matcher {row.matcher!r} selects none of the tools hookmux knows"
     return None
 
@@ -40,40 +37,42 @@ def tools_for(row, hook: Hook) -> list[str] | None:
     the row needs no tool (its event has none, or it has no matcher)."""
     if hook.canonical not in _hosts.TOOL_EVENTS:
         return None
-    wanted = reach.tools_of(row.matcher) if row.matcher is not None else None
+    wanted = matchers.tools_of(row.matcher) if row.matcher is not None else None
     host = {PLUGIN: CLAUDE}.get(hook.format, hook.format)
-    known = _hosts.KNOWN_TOOLS[host]
+    known = list(_hosts.KNOWN_TOOLS[host])
+    known += [name for names in _hosts.TOOL_ALIASES.get(host, {}).values() for name in names]  # Codex: Edit, Write
     candidates = [t for t in (wanted if wanted is not None else known) if t in known or host == CLAUDE]
     return [tool for tool in candidates if catches(hook, tool)]
 
 
 def catches(hook: Hook, tool: str) -> bool:
-    """Does the host start ``hook`` for a call of ``tool`` (a dispatcher name)?"""
+    """Does the host start ``hook`` for a call of ``tool`` (a dispatcher name)? Each host's own
+    matcher over its own names (``matchers``; Codex as host-contract.md measured it)."""
     matcher = hook.matcher
-    if matcher in (None, "", "*"):
+    if matchers.every_tool(matcher):
         return True
     if hook.format == COPILOT:  # anchored, over Copilot's own lower-case names
-        names = [raw for raw, canonical in _hosts.TOOLS[COPILOT].items() if canonical == tool] or [tool]
-        return any(_full(matcher, name) for name in names)
-    if hook.format == CODEX:  # plain names are exact; anything else an unanchored regex
-        natives = [native for native, names in CODEX_NAMES.items()
-                   if _hosts.TOOLS[CODEX].get(native, native) == tool or tool in names]
-        names = [name for native in natives for name in CODEX_NAMES[native]]
-        if _SIMPLE.fullmatch(matcher):
-            return any(name in matcher.split("|") for name in names)
-        return any(_search(matcher, name) for name in names)
-    # Claude Code (and Copilot reading a Claude-format file, which sends its own lower-case names)
-    names = [tool] + [raw for raw, canonical in _hosts.TOOLS[COPILOT].items() if canonical == tool]
-    if _SIMPLE.fullmatch(matcher):
-        return any(name in matcher.split("|") for name in names)
-    return any(_search(matcher, name) for name in names)
+        return any(matchers.host_catches(COPILOT, matcher, name) for name in matchers.copilot_names(tool) or [tool])
+    if hook.format == CODEX:
+        return any(_codex_catches(matcher, name) for name in _codex_names(tool))
+    # Claude Code, and Copilot reading a Claude-format file (it sends its own lower-case names)
+    return any(matchers.settings_catches(matcher, name) for name in [tool, *matchers.copilot_names(tool)])
 
 
-def _full(pattern, name):
-    try:
-        return re.fullmatch(pattern, name) is not None
-    except re.error:
-        return False
+def _codex_names(tool: str) -> list[str]:
+    """The names a Codex matcher may select a dispatcher tool by: its Codex name, and for
+    ``apply_patch`` also ``Edit``/``Write`` (hosts.TOOL_ALIASES)."""
+    natives = [native for native, canonical in _hosts.TOOLS[CODEX].items() if canonical == tool] or [tool]
+    aliases = _hosts.TOOL_ALIASES[CODEX]
+    natives += [native for native, names in aliases.items() if tool in names]
+    return [name for native in natives for name in (native, *aliases.get(native, ()))]
+
+
+def _codex_catches(matcher: str, name: str) -> bool:
+    """Codex: letters, digits, ``_`` and ``|`` are exact names; anything else an unanchored regex."""
+    if matchers.simple(matcher):
+        return name in matcher.split("|")
+    return _search(matcher, name)
 
 
 def _search(pattern, name):
