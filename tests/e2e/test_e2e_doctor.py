@@ -80,12 +80,31 @@ def test_codex_a_healthy_trusted_install_passes_and_the_host_agrees(codex_cli, c
     codex_sandbox.hookmux("install", "--target", codex_sandbox.claude_target, "--settings",
                           codex_sandbox.user_settings, "--codex-home", codex_sandbox.codex_home,
                           "--codex-bin", codex_cli.path)
-    code, report = _doctor(codex_sandbox, "--codex-home", codex_sandbox.codex_home)
+    code, report = _doctor(codex_sandbox, "--codex-home", codex_sandbox.codex_home, "--codex-bin", codex_cli.path)
     assert code == 0, _problems(report)
     assert {("PreToolUse", "dispatch"), ("PreToolUse", "gate")} <= set(_fired(report, "codex"))
+    codex = next(w for w in report["wirings"] if w["format"] == "codex")
+    assert {hook["trust"] for hook in codex["hooks"]} == {"trusted"}
 
     rows = matching_rows(codex_sandbox, "Bash", {"command": CONTRAINDICATED})
     run = codex_sandbox.codex(codex_cli, [shell(CONTRAINDICATED)])
     assert run.proc.returncode == 0, run.proc.stderr
     developer = run.after(0).developer
     assert len(developer) == 1 and all(row["id"] in developer[0] for row in rows), developer
+
+
+def test_codex_an_untrusted_hook_fails_doctor_as_codex_skips_it(codex_cli, codex_sandbox):
+    _temporary_home(codex_sandbox)
+    codex_sandbox.hookmux("install", "--target", codex_sandbox.claude_target, "--settings",
+                          codex_sandbox.user_settings, "--codex-home", codex_sandbox.codex_home,
+                          "--codex-bin", codex_cli.path)
+    hooks = json.loads(codex_sandbox.hooks_file.read_text())
+    for group in hooks["hooks"]["PreToolUse"]:
+        for hook in group["hooks"]:
+            if "dispatch.py" in hook["command"]:
+                # A changed command line (still hookmux's): Codex no longer trusts it.
+                hook["command"] = hook["command"].replace("dispatch.py ", "dispatch.py --trace ", 1)
+    codex_sandbox.hooks_file.write_text(json.dumps(hooks, indent=2))
+    code, report = _doctor(codex_sandbox, "--codex-home", codex_sandbox.codex_home, "--codex-bin", codex_cli.path)
+    assert code == 1
+    assert "PreToolUse dispatch: Codex skips it silently: it is modified" in _problems(report)

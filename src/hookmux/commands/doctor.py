@@ -12,6 +12,7 @@ from pathlib import Path
 from hookmux.commands.install import DEFAULT_TARGET
 from hookmux.doctor import Options, diagnose
 from hookmux.doctor.render import render
+from hookmux.installer import codex_trust
 from hookmux.installer.wiring_files import absolute
 
 HELP = "prove that every installed hook fires: a canary through each wired command, row by row"
@@ -26,13 +27,20 @@ def configure(parser: argparse.ArgumentParser) -> None:
                         help="a Copilot hooks folder besides ~/.copilot/hooks and .github/hooks (repeatable)")
     parser.add_argument("--codex-home", action="append", default=[], metavar="DIR",
                         help="a Codex home besides $CODEX_HOME or ~/.codex (repeatable)")
+    parser.add_argument("--codex-bin", metavar="PATH",
+                        help="the codex binary asked which hooks Codex trusts (default: codex on PATH)")
     parser.add_argument("--project", metavar="DIR", default=".",
                         help="the project whose .claude, .github/hooks and .codex to look at (default: .)")
     parser.add_argument("--json", action="store_true", help="print the report as JSON (for a bug report)")
 
 
 def run(args: argparse.Namespace) -> int:
-    options = Options(home=Path.home(), project=absolute(args.project),
+    try:
+        codex_bin = codex_trust.find_codex(args.codex_bin)
+    except codex_trust.CodexTrustError as exc:
+        sys.stderr.write(f"hookmux: {exc}\n")
+        return 1
+    options = Options(codex_bin=codex_bin, home=Path.home(), project=absolute(args.project),
                       targets=[absolute(t) for t in (args.target or [DEFAULT_TARGET])],
                       settings=[absolute(p) for p in args.settings],
                       copilot_dirs=[absolute(p) for p in args.copilot_hooks_dir],

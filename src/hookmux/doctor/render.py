@@ -21,8 +21,9 @@ def render(report: dict) -> str:
                     "DID NOT FIRE" if not run["fired"] else "ANSWER REJECTED"
                 tool = f" {run['tool']}" if run["tool"] else ""
                 tool += f" (as {run['host']})" if run["host"] != wiring["format"] else ""
+                trust = f", Codex: {hook['trust']}" if hook.get("trust") else ""
                 lines.append(f"  {hook['event']:<20} {hook['role']:<8}{tool}: {verdict} "
-                             f"({run['shell']} -c, exit {run['exit']}, {run['ms']:.0f} ms)")
+                             f"({run['shell']} -c, exit {run['exit']}, {run['ms']:.0f} ms{trust})")
     for target in report["targets"]:
         lines.append(f"target:  {target['target']}" + ("" if target["installed"] else " (no install record)"))
         for pool in target["pools"]:

@@ -25,6 +25,7 @@ class Options:
     settings: list[Path] = field(default_factory=list)
     copilot_dirs: list[Path] = field(default_factory=list)
     codex_homes: list[Path] = field(default_factory=list)
+    codex_bin: str | None = None  # asks Codex which hooks it trusts (as `hookmux status` does)
 
 
 class Findings:
@@ -64,6 +65,7 @@ def diagnose(options: Options) -> dict:
                              "fix the file by hand (the host cannot read it either)")
     for item in wirings.duplicates(found):
         findings.problem(**item)
+    trust = _codex_trust(found, options.codex_bin, findings)
     hooks = [hook for wiring in found for hook in wiring.hooks]
     loaded_by = {id(hook): wiring.loaded_by for wiring in found for hook in wiring.hooks}
     if not hooks:
@@ -86,11 +88,40 @@ def diagnose(options: Options) -> dict:
             "file": wiring.file, "format": wiring.format, "loaded_by": list(wiring.loaded_by),
             "exists": wiring.exists, "error": wiring.error,
             "hooks": [{"event": h.event, "role": h.role, "matcher": h.matcher, "command": h.command,
-                       "timeout": h.timeout, "target": h.target,
+                       "timeout": h.timeout, "target": h.target, "trust": trust.get(id(h)),
                        "canary": [run for _, run, _ in canaries.get(id(h), [])]} for h in wiring.hooks]})
     report["problems"], report["warnings"] = findings.problems, findings.warnings
     report["ok"] = not findings.problems
     return report
+
+
+def _codex_trust(found, codex_bin, findings) -> dict[int, str]:
+    """id(hook) -> Codex's trust status of each hookmux hook in a Codex hooks file; Codex skips
+    an untrusted one silently. Asked of ``codex app-server`` (``hooks/list``), as status asks it."""
+    from hookmux.installer import codex_install, codex_trust
+
+    out = {}
+    for wiring in found:
+        if wiring.format != wirings.CODEX or not wiring.hooks:
+            continue
+        if codex_bin is None:
+            findings.warning(wiring.file, "cannot ask Codex which hooks it trusts (no codex binary on PATH or "
+                             "--codex-bin); an untrusted hook is skipped silently", codex_install.HOW_TO_TRUST)
+            continue
+        try:
+            states = codex_trust.trust_state(codex_bin, codex_install.codex_home_of(wiring.file), wiring.file)
+        except codex_trust.CodexTrustError as exc:
+            findings.warning(wiring.file, f"cannot ask Codex which hooks it trusts: {exc}", codex_install.HOW_TO_TRUST)
+            continue
+        by_command: dict[str | None, list[str]] = {}
+        for state in states:
+            by_command.setdefault(state.command, []).append(state.trust_status)
+        for hook in wiring.hooks:
+            status = (by_command.get(hook.command) or ["not loaded"]).pop(0)
+            out[id(hook)] = status
+            if status != "trusted":
+                findings.problem(hook.label(), f"Codex skips it silently: it is {status}", codex_install.HOW_TO_TRUST)
+    return out
 
 
 def _interpreters(report, hooks, installs, findings) -> set[str]:
