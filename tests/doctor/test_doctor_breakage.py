@@ -220,3 +220,13 @@ def test_two_entries_in_one_file(install):
     text = problems(install.doctor())
     assert "copilot runs the dispatch 2 times on each PreToolUse call: one hooks folder wired in one file twice" in text
     assert "claude runs" not in text
+
+
+def test_an_entry_in_a_form_hookmux_does_not_run(install):
+    def mangle(data):
+        hook = install.dispatcher_hook(data)
+        hook["command"] = "cd /tmp && " + hook["command"]
+
+    install.edit(install.settings, mangle)
+    text = problems(install.doctor())
+    assert "PreToolUse: an entry runs a hookmux script in a form hookmux does not manage" in text

@@ -63,6 +63,11 @@ def diagnose(options: Options) -> dict:
         if wiring.error:
             findings.problem(wiring.file, f"cannot be read: {wiring.error}",
                              "fix the file by hand (the host cannot read it either)")
+        for event, command in wiring.unrecognised:
+            findings.problem(f"{wiring.file}: {event}", f"an entry runs a hookmux script in a form hookmux does "
+                             f"not manage (no canary can vouch for it): {command}",
+                             "write it as `hookmux install` does (an absolute python, -S -E, the script, its "
+                             "options, the event, then `|| true`), or run hookmux install and delete it")
     for item in wirings.duplicates(found):
         findings.problem(**item)
     trust = _codex_trust(found, options.codex_bin, findings)

@@ -68,6 +68,8 @@ class Wiring:
     exists: bool = False
     error: str | None = None
     hooks: list[Hook] = field(default_factory=list)
+    #: (event, command) of entries that name a hookmux script in a form hookmux does not run
+    unrecognised: list[tuple[str, str]] = field(default_factory=list)
 
 
 @dataclass(frozen=True)
@@ -147,6 +149,8 @@ def read(path: Path, fmt: str, hosts: tuple[str, ...]) -> Wiring:
         command = merge.text(hook, dialect)
         parsed = commands.parse(command)
         if parsed is None:
+            if isinstance(command, str) and any("/".join(tail) in command for tail in commands.ROLES.values()):
+                wiring.unrecognised.append((event, command))
             continue
         matcher = (group or {}).get("matcher") if dialect.grouped else hook.get("matcher")
         timeout = hook.get(dialect.timeout_key)
