@@ -131,6 +131,7 @@ def test_a_wrong_interpreter(install, tmp_path):
     install.edit(install.settings, use(str(old)))
     text = problems(install.doctor())
     assert f"the wired interpreter {old} is Python 3.8, older than the floor 3.9" in text
+    assert "does not import" not in text  # the rows are checked with the interpreter that works
 
 
 def test_rows_that_cannot_match(install):

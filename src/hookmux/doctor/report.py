@@ -87,7 +87,8 @@ def diagnose(options: Options) -> dict:
                 continue  # already named, with its fix; its canary would only say "did not run"
             canaries[id(hook)] = _canaries(hook, loaded_by[id(hook)], sandbox, installs, findings)
         for target in targets:
-            report["targets"].append(_target(target, installs.get(target), hooks, canaries, sandbox, findings))
+            report["targets"].append(_target(target, installs.get(target), hooks, canaries, sandbox, findings,
+                                             bad_python))
     for wiring in found:
         report["wirings"].append({
             "file": wiring.file, "format": wiring.format, "loaded_by": list(wiring.loaded_by),
@@ -205,7 +206,7 @@ def _manifest(target: str):
         return None
 
 
-def _target(target, rec, hooks, canaries, sandbox, findings) -> dict:
+def _target(target, rec, hooks, canaries, sandbox, findings, bad_python=frozenset()) -> dict:
     mine = [hook for hook in hooks if hook.target == target]
     info = {"target": target, "installed": rec is not None, "rows": [], "pools": processes.pools(target),
             "server": None}
@@ -227,7 +228,9 @@ def _target(target, rec, hooks, canaries, sandbox, findings) -> dict:
                              (f"kill {pool['pid']}; " if pool["pid"] and "gone" not in pool["problem"] else "")
                              + f"remove the folder (`rm -r {shlex.quote(pool['folder'])}`): the next call that "
                              "selects a check starts a new pool")
-    python = next((hook.parsed.python for hook in mine if not hook.http), None) or (rec.python if rec else None)
+    # The imports are checked with a wired interpreter that works (a broken one is named already).
+    pythons = [hook.parsed.python for hook in mine if not hook.http] + ([rec.python] if rec else [])
+    python = next((p for p in pythons if p and p not in bad_python), None)
     scripts = [row.path for entry in manifest.events.values() for row in entry.rows if row.path]
     imported = rows_module.imports(python, manifest.hooks_root, scripts, sandbox.env("claude"), str(sandbox.project)) \
         if python and os.access(python, os.X_OK) else {}
