@@ -231,3 +231,19 @@ def test_an_entry_in_a_form_hookmux_does_not_run(install):
     install.edit(install.settings, mangle)
     text = problems(install.doctor())
     assert "PreToolUse: an entry runs a hookmux script in a form hookmux does not manage" in text
+
+
+def test_rows_of_the_users_manifest_layer(install):
+    config = install.env.get("XDG_CONFIG_HOME")
+    layer = (Path(config) if config else install.home / ".config") / "hookmux"
+    (layer / "checks").mkdir(parents=True)
+    (layer / "checks" / "mine.py").write_text("def main():\n    raise LookupError\n")
+    (layer / "manifest.json").write_text(json.dumps({"version": 1, "events": {"PreToolUse": {"checks": [
+        {"name": "mine/check", "script": "checks/mine.py", "matcher": "^Bash$"},
+        {"name": "gone/check", "script": "checks/gone.py", "matcher": "^Bash$"}]}}}))
+    report = install.doctor()
+    text = problems(report)
+    # The canary ran the layer's row (its HOME is the sandbox's, the layer is read where it is) ...
+    assert "(name='mine/check')" in text and "error LookupError" in text
+    # ... and the row list is the merged one.
+    assert "(name='gone/check')" in text and "its script is missing" in text

@@ -80,7 +80,7 @@ def diagnose(options: Options) -> dict:
 
     bad_python = _interpreters(report, hooks, installs, findings)
     targets = sorted({hook.target for hook in hooks if hook.target} | set(installs))
-    with Sandbox() as sandbox:
+    with Sandbox(options.project) as sandbox:
         canaries = {}
         for hook in hooks:
             if hook.parsed.python in bad_python:
@@ -166,7 +166,7 @@ def _canaries(hook, loaded_by, sandbox, installs, findings) -> list[tuple[str | 
         return []
     tools = [None]
     if hook.role == "dispatch" and hook.canonical in _hosts.TOOL_EVENTS:
-        manifest = _manifest(hook.target)
+        manifest = _manifest(hook.target, str(sandbox.user_project or ""))
         wanted = []
         for row in (manifest.rows(hook.canonical) if manifest else []):
             reachable = rows_module.tools_for(row, hook) or []
@@ -199,18 +199,23 @@ def _canaries(hook, loaded_by, sandbox, installs, findings) -> list[tuple[str | 
 # ---------------------------------------------------------------- targets and rows
 
 
-def _manifest(target: str):
+def _manifest(target: str, project: str | None = None):
+    """The tree's manifest as the dispatcher runs it: with the user's layer and a trusted
+    project's merged over it."""
+    module = resources.runtime("manifest")
     try:
-        return resources.runtime("manifest").load(os.path.join(target, "_dispatch", "manifest.json"))
+        loaded = module.load(os.path.join(target, "_dispatch", "manifest.json"))
     except Exception:
         return None
+    layered = getattr(module, "with_layers", None)
+    return layered(loaded, project) if layered else loaded
 
 
 def _target(target, rec, hooks, canaries, sandbox, findings, bad_python=frozenset()) -> dict:
     mine = [hook for hook in hooks if hook.target == target]
     info = {"target": target, "installed": rec is not None, "rows": [], "pools": processes.pools(target),
             "server": None}
-    manifest = _manifest(target)
+    manifest = _manifest(target, str(sandbox.user_project or ""))
     if manifest is None:
         findings.problem(os.path.join(target, "_dispatch", "manifest.json"), "the manifest cannot be read",
                          _reinstall(target, {target: rec} if rec else {}))
