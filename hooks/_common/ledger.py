@@ -204,6 +204,8 @@ def dispatch_record(event, host, outcome, reason, duration_ms, rows, now=None):
 
 def row_code(outcome):
     """The ledger's code for one selected row's outcome record (the engine's ``Outcome``)."""
+    if outcome.kind == "breaker":  # skipped: its circuit breaker is open (breaker.py)
+        return "breaker-open"
     if not outcome.ran:
         return "import-error" if outcome.kind == "error" else "not-run"
     if outcome.kind == "timeout":

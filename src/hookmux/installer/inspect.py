@@ -6,7 +6,7 @@ import json
 import os
 from pathlib import Path
 
-from hookmux import resources
+from hookmux import breakers, resources
 from hookmux.installer import commands, entries, jsonfile, manifest_merge, merge, record as records, tree
 from hookmux.installer.jsonfile import JsonFileError
 from hookmux.installer.codex_hooks import hooks_file as codex_file
@@ -77,6 +77,8 @@ def status(target: Path, settings: Path | None, copilot_dir: Path | None, codex_
 
         report["warm_pools"] = pools_of(target)
         report["warm_pool_refused"] = refusal()
+        report["breakers"] = breakers.of_tree(str(target))
+        report["problems"] += [line for line in map(breakers.problem, report["breakers"]) if line]
     hint = reinstall_hint(target, rec) if rec else "hookmux install"
     for item in report["wired"]:
         report["problems"] += _wiring_problems(item, target, rec, hint)
@@ -296,5 +298,6 @@ def render(report: dict) -> str:
             flags += [f"CODEX: {entry['trust'].upper()}"] if entry.get("trust", "trusted") != "trusted" else []
             lines.append(f"  {entry['event']:<18} {entry['role']:<8} {'ok' if not flags else ', '.join(flags)}"
                          + (" (trusted)" if entry.get("trust") == "trusted" else ""))
+    lines += breakers.render(report.get("breakers") or [])
     lines += [f"problem:   {p}" for p in report["problems"]] or ["status:    ok"]
     return "\n".join(lines) + "\n"
