@@ -27,10 +27,12 @@ The row form (one short line of JSON; docs/contraindication.md)::
   ``-fr``); ``--long`` matches ``--long=value`` too; ``--`` matches the end-of-options word.
   Only words after the subcommand and before ``--`` count.
 - ``args``: ``{"all"|"any"|"none": [CONDITION, ...]}`` over the positional arguments, a
-  CONDITION being a name from ``CONDITIONS`` or ``{"equals"|"prefix"|"contains": [text, ...]}``.
+  CONDITION being a name from ``CONDITIONS`` or ``{"equals"|"prefix"|"suffix"|"contains": [text, ...]}``
+  (compared with the argument as ``argv`` shows it).
 - ``stdin_from``: programs one of which feeds the command's stdin or script (``curl … | sh``).
 - ``any_of``: a list of objects with the same keys; the row matches when its own keys and
-  any one of these hold.
+  any one of these hold (an item's ``program``/``subcommand`` replace the row's, its
+  ``flags``/``args`` add to them).
 """
 import os
 
@@ -193,17 +195,20 @@ def _names(value, field, lower=True):
 
 
 def _spec(value, field, item):
+    """[(key, entries), ...]: each group is judged on its own, so merged groups AND."""
     if value is None:
-        return {}
+        return []
     if not isinstance(value, dict) or not value:
         raise RowError(field, 'must be an object with "all", "any" or "none"')
-    spec = {}
+    spec = []
     for key, entries in value.items():
         if key not in _SPELLING_KEYS:
             raise RowError("%s.%s" % (field, key), 'unknown key (use "all", "any" or "none")')
+        if isinstance(entries, (str, dict)):
+            entries = [entries]
         if not isinstance(entries, list) or not entries:
             raise RowError("%s.%s" % (field, key), "must be a non-empty list")
-        spec[key] = tuple(item(entry, "%s.%s[%d]" % (field, key, index)) for index, entry in enumerate(entries))
+        spec.append((key, tuple(item(entry, "%s.%s[%d]" % (field, key, index)) for index, entry in enumerate(entries))))
     return spec
 
 
@@ -223,25 +228,19 @@ def _condition(entry, field):
         return (entry, None)
     if isinstance(entry, dict) and len(entry) == 1:
         (kind, values), = entry.items()
-        if kind in ("equals", "prefix", "contains"):
+        if kind in ("equals", "prefix", "suffix", "contains"):
             values = [values] if isinstance(values, str) else values
             if isinstance(values, list) and values and all(isinstance(v, str) and v for v in values):
                 return (kind, tuple(values))
-    raise RowError(field, 'must be a condition name or {"equals"|"prefix"|"contains": [text, ...]}')
+    raise RowError(field, 'must be a condition name or {"equals"|"prefix"|"suffix"|"contains": [text, ...]}')
 
 
 def _merge(top, item):
     def pick(a, b):
         return b if b else a
 
-    flags = dict(top.flags)
-    for key, value in item.flags.items():
-        flags[key] = flags.get(key, ()) + value
-    args = dict(top.args)
-    for key, value in item.args.items():
-        args[key] = args.get(key, ()) + value
-    return _Conditions(pick(top.programs, item.programs), pick(top.subcommands, item.subcommands), flags, args,
-                       pick(top.stdin_from, item.stdin_from))
+    return _Conditions(pick(top.programs, item.programs), pick(top.subcommands, item.subcommands),
+                       top.flags + item.flags, top.args + item.args, pick(top.stdin_from, item.stdin_from))
 
 
 # -- evaluating ---------------------------------------------------------------------------------
@@ -292,37 +291,29 @@ def _check(cond, command, context):
         return 2, "%s: its input does not come from %s" % (label, _or(list(cond.stdin_from)))
     flag_words, arg_indexes = _split(command, rest)
     seen = []
-    for spellings in cond.flags.get("all", ()):
-        hit = _flag(spellings, flag_words)
-        if hit is None:
-            return 3, "%s: no %s flag" % (label, "|".join(spellings))
-        seen.append(hit)
-    if cond.flags.get("any"):
-        hits = [_flag(spellings, flag_words) for spellings in cond.flags["any"]]
+    for key, group in cond.flags:
+        hits = [_flag(spellings, flag_words) for spellings in group]
+        if key == "all" and None in hits:
+            return 3, "%s: no %s flag" % (label, "|".join(group[hits.index(None)]))
         hits = [hit for hit in hits if hit is not None]
-        if not hits:
-            return 3, "%s: none of the flags %s" % (label, ", ".join("|".join(s) for s in cond.flags["any"]))
-        seen.append(hits[0])
-    for spellings in cond.flags.get("none", ()):
-        hit = _flag(spellings, flag_words)
-        if hit is not None:
-            return 3, "%s: has %s" % (label, hit)
+        if key == "any" and not hits:
+            return 3, "%s: none of the flags %s" % (label, ", ".join("|".join(s) for s in group))
+        if key == "none" and hits:
+            return 3, "%s: has %s" % (label, hits[0])
+        if key != "none":
+            seen.extend(hit for hit in hits if hit not in seen)
     reasons = []
-    for condition in cond.args.get("all", ()):
-        why = _any_arg(condition, command, arg_indexes, context)
-        if why is None:
-            return 4, "%s: no argument is %s" % (label, _describe(condition))
-        reasons.append(why)
-    if cond.args.get("any"):
-        whys = [_any_arg(c, command, arg_indexes, context) for c in cond.args["any"]]
+    for key, group in cond.args:
+        whys = [_any_arg(c, command, arg_indexes, context) for c in group]
+        if key == "all" and None in whys:
+            return 4, "%s: no argument is %s" % (label, _describe(group[whys.index(None)]))
         whys = [why for why in whys if why is not None]
-        if not whys:
-            return 4, "%s: no argument is %s" % (label, " or ".join(_describe(c) for c in cond.args["any"]))
-        reasons.append(whys[0])
-    for condition in cond.args.get("none", ()):
-        why = _any_arg(condition, command, arg_indexes, context)
-        if why is not None:
-            return 4, "%s: %s" % (label, why)
+        if key == "any" and not whys:
+            return 4, "%s: no argument is %s" % (label, " or ".join(_describe(c) for c in group))
+        if key == "none" and whys:
+            return 4, "%s: %s" % (label, whys[0])
+        if key != "none":
+            reasons.extend(whys[:1] if key == "any" else whys)
     parts = [label]
     if seen:
         parts.append("with " + " ".join(seen))
@@ -419,6 +410,8 @@ def _any_arg(condition, command, indexes, context):
             why = "%s" % word if word in values else None
         elif kind == "prefix":
             why = "%s" % word if any(word.startswith(v) for v in values) else None
+        elif kind == "suffix":
+            why = "%s" % word if any(word.endswith(v) for v in values) else None
         else:
             why = "%s" % word if any(v in word for v in values) else None
         if why:
@@ -494,8 +487,12 @@ def judge(parts, command, context):
         return "catastrophic", norm
     if how == "empty":
         return "none", norm
-    for folder in (context.cwd,) + context.temps:
-        if folder and norm.startswith(folder + "/") and norm != folder:
+    if context.cwd and norm.startswith(context.cwd + "/"):
+        return "inside", norm
+    if norm.startswith(home + "/"):
+        return "outside", norm  # even when home is below a temp folder
+    for folder in context.temps:
+        if norm.startswith(folder + "/"):
             return "inside", norm
     return "outside", norm
 
