@@ -163,12 +163,23 @@ def matching_call_rows(rows, tool_name, tool_input, cwd=""):
     if text_rows:
         serialized = _event.dumps(tool_input)[:MAX_INPUT_CHARS]
         matched = matching_rows(text_rows, tool_name, serialized)
-    dialect = SHELL_TOOLS.get(tool_name)
+    dialect = shell_dialect(tool_name)
     command = shell_command(tool_input) if dialect else ""
     if command and len(text_rows) < len(rows):
         found = {verdict.row_id for verdict in verdicts(rows, command, dialect, cwd) if verdict.matched}
         matched = [row for row in rows if row in matched or row["id"] in found and "input_pattern" not in row]
     return matched
+
+
+def shell_dialect(tool_name):
+    """How a tool's command is read: "posix", "powershell", or None for a tool that is no shell.
+    A name that starts with a shell tool's counts, as the text rows' tool_pattern search did."""
+    dialect = SHELL_TOOLS.get(tool_name)
+    if dialect is None and tool_name[:4] in ("Bash", "bash", "Powe", "powe"):
+        for name, value in SHELL_TOOLS.items():
+            if tool_name.startswith(name):
+                return value
+    return dialect
 
 
 def shell_command(tool_input):
