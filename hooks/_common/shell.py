@@ -1091,7 +1091,14 @@ def _code_call(code, end, needle, kind, origin, label, assigns, depth, dialect, 
         argv = ["rm", flags]
     else:
         argv = kind.split()
-    words = [_lit(word) for word in argv] + [[("q", path)] if path is not None else [("sub", "")]]
+    if path is None:
+        target = [("sub", "")]
+    elif path[:1] == "~":  # os.path.expanduser("~/x"), File.expand_path("~")
+        user, _, rest = path[1:].partition("/")
+        target = [("tilde", user)] + ([("q", "/" + rest)] if rest or path.endswith("/") else [])
+    else:
+        target = [("q", path)]
+    words = [_lit(word) for word in argv] + [target]
     budget.commands += 1
     out.append(Command(words, origin[:-1] + (label + " " + needle.rstrip("({"),), assigns))
 

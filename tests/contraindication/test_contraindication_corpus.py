@@ -1,0 +1,36 @@
+"""Issue 26's corpus through the check's matcher: every ``advise`` command fires its row,
+every ``quiet`` command fires none. The commands are data (contraindication_corpus.py)."""
+from __future__ import annotations
+
+from collections import Counter
+
+import pytest
+
+from contraindication_cases import EXAMPLES_CWD, load_check
+from contraindication_corpus import CORPUS
+
+check = load_check()
+ROWS = check.load_rows()
+
+
+def advised(command):
+    return [row["id"] for row in check.matching_call_rows(ROWS, "Bash", {"command": command}, EXAMPLES_CWD)]
+
+
+def test_the_corpus_is_large_and_covers_every_category():
+    assert len(CORPUS) >= 400
+    assert len({command for _, command, _, _ in CORPUS}) == len(CORPUS)
+    categories = Counter(category for category, _, _, _ in CORPUS)
+    for category in ("wrappers", "quoting", "substitutions", "heredocs", "interpreters", "segments", "paths",
+                     "xargs-find", "temp-folders", "unicode", "sizes", "git"):
+        assert categories[category] >= 5, category
+
+
+@pytest.mark.parametrize("category, command, label, row_id", CORPUS,
+                         ids=["%s-%d" % (case[0], index) for index, case in enumerate(CORPUS)])
+def test_corpus(category, command, label, row_id):
+    ids = advised(command)
+    if label == "advise":
+        assert row_id in ids, (command[:200], ids)
+    else:
+        assert ids == [], (command[:200], ids)
