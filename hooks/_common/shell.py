@@ -138,7 +138,7 @@ class _Budget(object):
 
     def __init__(self, length):
         self.commands = 0
-        self.chars = 2 * min(length, MAX_CHARS) + 65536
+        self.chars = min(length, MAX_CHARS) // 2 + 16384
 
 
 def _unique(commands):
