@@ -999,6 +999,10 @@ _WRAPPERS = {
     "parallel": _unwrap_parallel,
 }
 WRAPPERS = frozenset(_WRAPPERS)
+# Every program the reader does more with than list its words (see plain_command_needs_reader).
+LOOKED_THROUGH = WRAPPERS | _SHELLS | frozenset((
+    "eval", "find", "gfind", "fd", "watch", "su", "pwsh", "powershell", "busybox", "python", "pypy", "node",
+    "nodejs", "bun", "deno", "ruby", "jruby", "perl", "php"))
 
 
 def _find(args, assigns, origin, depth, dialect, budget, out):

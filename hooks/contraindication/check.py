@@ -165,10 +165,65 @@ def matching_call_rows(rows, tool_name, tool_input, cwd=""):
         matched = matching_rows(text_rows, tool_name, serialized)
     dialect = shell_dialect(tool_name)
     command = shell_command(tool_input) if dialect else ""
-    if command and len(text_rows) < len(rows):
+    if command and len(text_rows) < len(rows) and _needs_reader(command, rows):
         found = {verdict.row_id for verdict in verdicts(rows, command, dialect, cwd) if verdict.matched}
         matched = [row for row in rows if row in matched or row["id"] in found and "input_pattern" not in row]
     return matched
+
+
+def _needs_reader(command, rows):
+    """False only when ``command`` is one plain simple command (no quote, escape, expansion,
+    operator or assignment) whose program no structured row names and the reader does not
+    look through: then the reader would return just its words and no row could hold, so
+    neither module is loaded. Exact, not a guess (test_the_plain_command_gate_never_changes_a_result)."""
+    if len(command) > 4096 or not _PLAIN_CHARS.issuperset(command):
+        return True
+    words = command.split()
+    if not words:
+        return False
+    name = words[0].rsplit("/", 1)[-1].lower()
+    if name.endswith(".exe"):
+        name = name[:-4]
+    return (name in _reader_names(rows) or name.startswith(("python", "pypy"))
+            or any(name.startswith(p) for p in _reader_prefixes(rows)))
+
+
+_PLAIN_CHARS = frozenset("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789 -_./,:@+%^")
+
+
+def _reader_names(rows):
+    key = id(rows)
+    known = _NAMES.get(key)
+    if known is None or known[0] is not rows:
+        names = set(_LOOKED_THROUGH)
+        for row in rows:
+            if "input_pattern" in row:
+                continue
+            for item in [row] + [i for i in row.get("any_of") or [] if isinstance(i, dict)]:
+                programs = item.get("program") or ()
+                names.update(p.strip().lower() for p in ([programs] if isinstance(programs, str) else programs)
+                             if isinstance(p, str))
+        if len(_NAMES) > 64:
+            _NAMES.clear()
+        known = _NAMES[key] = (rows, frozenset(n for n in names if not n.endswith("*")),
+                               tuple(n[:-1] for n in names if n.endswith("*")))
+    return known[1]
+
+
+def _reader_prefixes(rows):
+    _reader_names(rows)
+    return _NAMES[id(rows)][2]
+
+
+_NAMES = {}
+# shell.LOOKED_THROUGH, kept equal by test_the_gate_knows_what_the_reader_looks_through (importing
+# shell.py to read it would cost the plain call what the gate saves).
+_LOOKED_THROUGH = frozenset((
+    "sudo", "doas", "env", "command", "builtin", "exec", "nohup", "nice", "time", "timeout", "stdbuf", "ionice",
+    "chrt", "taskset", "setsid", "nocorrect", "noglob", "unbuffer", "chronic", "caffeinate", "busybox", "xargs",
+    "parallel", "sh", "bash", "zsh", "dash", "ksh", "mksh", "ash", "yash", "posh", "fish", "csh", "tcsh", "eval",
+    "find", "gfind", "fd", "watch", "su", "pwsh", "powershell", "python", "pypy", "node", "nodejs", "bun", "deno",
+    "ruby", "jruby", "perl", "php"))
 
 
 def shell_dialect(tool_name):

@@ -136,15 +136,17 @@ import json, sys
 sys.path[:0] = [{folder!r}, {root!r}]
 import check, _common
 out = check.advise(json.dumps({{"hook_event_name": "PreToolUse", "tool_name": {tool!r}, "session_id": "s",
-                                 "tool_input": {{"command": "ls -la", "file_path": "x"}}}}))
+                                 "tool_input": {{"command": {command!r}, "file_path": "x"}}}}))
 print(json.dumps(sorted(_common._MODULES)))
 """
 
 
-@pytest.mark.parametrize("tool, loaded", [("Write", []), ("Read", []), ("Bash", ["shell", "shell_rules"]),
-                                          ("PowerShell", ["shell", "shell_rules"])])
-def test_the_reader_is_loaded_only_for_a_shell_tool(tmp_path, tool, loaded):
-    script = READER_SCRIPT.format(folder=str(HOOKS / "contraindication"), root=str(HOOKS), tool=tool)
+@pytest.mark.parametrize("tool, command, loaded", [
+    ("Write", "git status", []), ("Read", "git status", []), ("Bash", "ls -la src", []),
+    ("Bash", "/usr/bin/make -j4 test", []), ("Bash", "git status", ["shell", "shell_rules"]),
+    ("Bash", "ls 'src'", ["shell", "shell_rules"]), ("PowerShell", "git status", ["shell", "shell_rules"])])
+def test_the_reader_is_loaded_only_when_it_could_matter(tmp_path, tool, command, loaded):
+    script = READER_SCRIPT.format(folder=str(HOOKS / "contraindication"), root=str(HOOKS), tool=tool, command=command)
     env = {**os.environ, "HOOKMUX_STATE_DIR": str(tmp_path), "HOME": str(tmp_path)}
     result = subprocess.run([sys.executable, "-S", "-c", script], capture_output=True, text=True, env=env, timeout=60)
     assert result.returncode == 0, result.stderr
@@ -196,3 +198,27 @@ def test_the_word_test_needs_a_word_start():
     assert check._starts_a_word("ri", "source ri") and not check._starts_a_word("ri", "source")
     assert check._starts_a_word("git", '{"command": "git push"}') and not check._starts_a_word("git", "digit")
     assert check._starts_a_word("rm", "x_rm " * 40 + " rm")  # past MAX_ANCHORS places: undecided, so True
+
+
+def test_the_gate_knows_what_the_reader_looks_through():
+    from _common import shell
+
+    assert check._LOOKED_THROUGH == shell.LOOKED_THROUGH
+
+
+PLAIN = st.lists(st.sampled_from(["ls", "rm", "-rf", "/", "/etc", "git", "push", "-f", "reset", "--hard", "find",
+                                  ".", "-delete", "sudo", "python3", "mkfs.ext4", "/dev/sdb", "make", "x", "/bin/rm",
+                                  "RM", "Git", "chmod", "-R", "777", "terraform", "destroy", "~", "a.b", "  "]),
+                 min_size=1, max_size=8).map(" ".join)
+
+
+@settings(max_examples=300, deadline=None)
+@given(command=PLAIN)
+def test_the_plain_command_gate_never_changes_a_result(command):
+    with_gate = matched_ids(command)
+    saved = check._needs_reader
+    check._needs_reader = lambda command, rows: True
+    try:
+        assert matched_ids(command) == with_gate, command
+    finally:
+        check._needs_reader = saved
