@@ -513,15 +513,39 @@ def _silence_record(rows, session_id, stdin_text):
 
 
 def _program_pattern(row):
-    """A regex finding a later call that names the row's program again (calibrated silence's watch)."""
+    """A regex recognising a later call that repeats a structured row's hazard, for calibrated
+    silence's watch: the program, then its subcommand and one of its flags within the same
+    command (approximate on purpose: it only tells "ignored" from "acted on")."""
     import re
 
-    programs = row.get("program") or [p for item in row.get("any_of", []) if isinstance(item, dict)
-                                      for p in ([item.get("program")] if isinstance(item.get("program"), str)
-                                                else item.get("program") or [])]
-    programs = [programs] if isinstance(programs, str) else programs
-    names = [re.escape(p.rstrip("*")) for p in programs if isinstance(p, str) and p.strip("*")]
-    return r"\b(?:%s)" % "|".join(names) if names else r"\bNEVER-MATCHES\b"
+    items = [row] + [item for item in row.get("any_of") or [] if isinstance(item, dict)]
+
+    def listed(value):
+        return [value] if isinstance(value, str) else [v for v in value or () if isinstance(v, str)]
+
+    programs = [p for item in items for p in listed(item.get("program"))]
+    names = sorted({re.escape(p.rstrip("*")) for p in programs if p.strip("*")})
+    if not names:
+        return r"\bNEVER-MATCHES\b"
+    pattern = r"\b(?:%s)" % "|".join(names)
+    subs = [s.split() for item in items for s in listed(item.get("subcommand"))]
+    if subs:
+        pattern += r"(?=[^;&|\n]*\b(?:%s)\b)" % "|".join(re.escape(sub[-1]) for sub in subs if sub)
+    spellings = []
+    for item in items:
+        flags = item.get("flags") if isinstance(item.get("flags"), dict) else {}
+        for key in ("all", "any"):
+            for entry in listed(flags.get(key)):
+                spellings.extend(entry.split("|"))
+    alternatives = []
+    for spelling in sorted(set(spellings)):
+        if len(spelling) == 2 and spelling[0] == "-" and spelling[1] != "-":
+            alternatives.append(r"\s-[A-Za-z]*%s" % re.escape(spelling[1]))
+        elif spelling:
+            alternatives.append(r"\s%s(?![\w-])" % re.escape(spelling))
+    if alternatives:
+        pattern += r"(?=[^;&|\n]*(?:%s))" % "|".join(alternatives)
+    return pattern
 
 
 def _silence():
