@@ -231,3 +231,18 @@ advise("sizes", "RM-RECURSIVE-OUTSIDE", "echo '" + "x" * 50000 + "'; rm -rf /etc
        "cat <<EOF\n" + "line\n" * 5000 + "EOF\nrm -rf /home/user")
 quiet("sizes", "echo " + "a" * 100000, "echo '" + "rm -rf / " * 5000 + "'", "# " + "git reset --hard " * 3000,
       "$(" * 3000, "'" * 10001, "\\" * 5000, "echo \"" + "$x " * 10000)
+
+# Issue 26's table, as a new user tries it: check.advise on a Bash PreToolUse payload, a fresh session each.
+ISSUE_TABLE_ADVISE = [
+    "sudo rm -rf /home/user", "rm -rf /etc", "rm -rf ~/Documents", "rm -r -f /srv/data", "rm -rf /tmp/../etc",
+    '"git" reset --hard', 'git "reset" --hard', "sh -lc 'rm -rf /home/user'", "bash <<EOF\ngit clean -fd\nEOF",
+    "echo $(rm -rf /home/user)", "find . -exec rm -rf {} \\;", "find . -delete", "ls | xargs rm -rf",
+    "python3 -c \"import shutil; shutil.rmtree('/home/user')\"", "perl -e \"system('rm -rf /home/u')\"",
+    "git push -f", "git push --force origin topic", "git stash clear", "git stash drop", "git branch -D topic",
+    "git checkout -- src/", "git restore app.py", "git reset --merge", "rm -rf $TMPDIR/*",
+]
+ISSUE_TABLE_QUIET = [
+    "echo 'git reset --hard'", "echo rm -rf /", "grep -n 'rm -rf /' notes.md", "printf 'rm -rf /'",
+    "git commit -m 'never run rm -rf / here'", 'rm -rf "$TMPDIR/build"', "rm -rf /tmp/x", "rm -rf ./dist",
+    "rm -rf node_modules",
+]

@@ -7,7 +7,7 @@ from collections import Counter
 import pytest
 
 from contraindication_cases import EXAMPLES_CWD, load_check
-from contraindication_corpus import CORPUS
+from contraindication_corpus import CORPUS, ISSUE_TABLE_ADVISE, ISSUE_TABLE_QUIET
 
 check = load_check()
 ROWS = check.load_rows()
@@ -34,3 +34,23 @@ def test_corpus(category, command, label, row_id):
         assert row_id in ids, (command[:200], ids)
     else:
         assert ids == [], (command[:200], ids)
+
+
+def _advise(command, session):
+    import json
+
+    payload = {"session_id": session, "hook_event_name": "PreToolUse", "tool_name": "Bash", "cwd": EXAMPLES_CWD,
+               "tool_input": {"command": command, "description": "run it"}}
+    return check.advise(json.dumps(payload))
+
+
+@pytest.mark.parametrize("index, command", list(enumerate(ISSUE_TABLE_ADVISE)))
+def test_issue_table_advises(index, command, tmp_path, monkeypatch):
+    monkeypatch.setenv("HOOKMUX_STATE_DIR", str(tmp_path))
+    assert "hookmux contraindication advisory" in _advise(command, "fresh-%d" % index)
+
+
+@pytest.mark.parametrize("index, command", list(enumerate(ISSUE_TABLE_QUIET)))
+def test_issue_table_stays_quiet(index, command, tmp_path, monkeypatch):
+    monkeypatch.setenv("HOOKMUX_STATE_DIR", str(tmp_path))
+    assert _advise(command, "fresh-%d" % index) == ""
