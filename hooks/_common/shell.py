@@ -275,7 +275,11 @@ class _Parser(object):
                     if len(raw.words) < MAX_WORDS:
                         raw.words.append([("lit", word)])
             else:
-                parts, i = self.read_word(i, origin, depth)
+                j = s.find("'", i + 1) if c == "'" else -1
+                if j > 0 and (j + 1 >= n or s[j + 1] in _META):
+                    parts, i = [("q", s[i + 1 : j])], j + 1  # a whole '…' word: no scan needed
+                else:
+                    parts, i = self.read_word(i, origin, depth)
                 if raw is None:
                     if len(self.raws) >= MAX_COMMANDS:
                         return n
@@ -437,7 +441,7 @@ class _Parser(object):
                         j = k
                 parts.append(("lit", s[i:j]))
                 i = j
-        return _merge(parts), i
+        return (parts if len(parts) < 2 else _merge(parts)), i
 
     def _dquote(self, i, parts, origin, depth):
         s, n = self.s, self.n
@@ -560,6 +564,11 @@ class _Parser(object):
         s, n = self.s, self.n
         level = 2
         while i < n:
+            if s[i] not in "$`()":
+                i = self.flat.find(_SENTINEL, i + 1)  # ( ) $ ` are all special: jump in C
+                if i < 0:
+                    return n
+                continue
             c = s[i]
             if c == "$" and s[i + 1 : i + 2] == "(" and s[i + 2 : i + 3] != "(":
                 self._substitution(i + 2, origin + ("$(…)",), depth)
@@ -1145,6 +1154,8 @@ def _code_call(code, end, needle, kind, origin, label, assigns, depth, dialect, 
         _emit_argv(words + rest, origin, assigns, depth, dialect, budget, out)
         return
     path = first if isinstance(first, str) else None
+    if any(home in code[end : end + 120].split(",", 1)[0] for home in _HOME_EXPRESSIONS):
+        path = "~"  # shutil.rmtree(Path.home()), fs.rmSync(os.homedir(), …)
     if kind == "fs.rm":
         flags = "-rf" if "recursive" in code[end : end + 300] else "-f"
         argv = ["rm", flags]
@@ -1166,6 +1177,10 @@ def _emit_argv(argv, origin, assigns, depth, dialect, budget, out):
     argv = [word for word in argv if isinstance(word, str)]
     if argv:
         _interpret([[("q", word)] for word in argv], origin, dict(assigns), depth + 1, dialect, budget, out)
+
+
+_HOME_EXPRESSIONS = ("Path.home()", "homedir()", "Dir.home", "ENV['HOME']", 'ENV["HOME"]', "environ['HOME']",
+                     'environ["HOME"]', "$ENV{HOME}", "process.env.HOME", "getenv('HOME')", 'getenv("HOME")')
 
 
 def _call_args(code, i):

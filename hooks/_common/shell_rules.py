@@ -134,7 +134,7 @@ class Context(object):
         cwd = os.path.normpath(cwd) if isinstance(cwd, str) and cwd.startswith("/") else None
         #: the session's folder; None when unknown or too broad to vouch for what is below it
         self.cwd = None if cwd is None or _broad(cwd, self.home) else cwd
-        temps = list(TEMP_DIRS)
+        temps = list(TEMP_DIRS) + [self.home + "/.cache", self.home + "/Library/Caches"]
         tmpdir = env.get("TMPDIR", "")
         if tmpdir.startswith("/") and not _broad(os.path.normpath(tmpdir), self.home):
             temps.append(os.path.normpath(tmpdir))
@@ -446,6 +446,8 @@ def resolve(parts, command, context):
                 return "".join(out), "unknown"
             else:
                 how = "empty"
+        elif text == "pwd" and context.cwd:
+            out.append(context.cwd)  # $(pwd): the session's folder itself
         else:
             how = "empty"
     return "".join(out), how
@@ -489,15 +491,17 @@ def judge(parts, command, context):
         return "none", norm
     if context.cwd and norm.startswith(context.cwd + "/"):
         return "inside", norm
-    if norm.startswith(home + "/"):
-        return "outside", norm  # even when home is below a temp folder
+    below_home = norm.startswith(home + "/")
     for folder in context.temps:
-        if norm.startswith(folder + "/"):
+        # a cache folder in home counts; home below a temp folder (a test's HOME) does not make home one
+        if norm.startswith(folder + "/") and (not below_home or folder.startswith(home + "/")):
             return "inside", norm
     return "outside", norm
 
 
 def _outside(word, parts, command, context):
+    if word in (".", "./"):
+        return None  # the current folder as a whole: glob_everything's case (rm refuses ".")
     verdict, path = judge(parts, command, context)
     if verdict == "catastrophic":
         return "%s is %s" % (_shown(word, path), _what(path, context))
@@ -533,7 +537,8 @@ def _glob(word, parts, command, context):
 
 
 def _glob_everything(word, parts, command, context):
-    if word in ("*", "./*", ".*", "./.*", "**", "*/") and any(k == "lit" and "*" in t for k, t in parts):
+    if word in ("*", "./*", ".*", "./.*", "**", "*/") and any(k == "lit" and "*" in t for k, t in parts) \
+            or word in (".", "./"):
         return "%s is everything in the current folder" % word
     return None
 
@@ -557,7 +562,7 @@ CONDITIONS = {
     "path_outside_cwd": _outside,
     "system_path": _system,
     "glob": _glob,
-    "glob_everything": _glob_everything,
+    "glob_everything": _glob_everything,  # also "." and "./": the whole current folder
     "variable": _variable,
     "device": _device,
     "unknown": None,  # handled in _any_arg: the arguments come at run time (xargs, find -exec {})

@@ -170,11 +170,11 @@ HOSTILE_100K = {
 
 @pytest.mark.parametrize("shape", sorted(HOSTILE_100K))
 def test_100_kb_is_read_in_50_ms(shape):
-    """Issue 26's bound. Best of three, so a neighbour's burst on the shared machine is not
+    """Issue 26's bound. Best of five, so a neighbour's burst on the shared machine is not
     taken for the reader's cost."""
     text = HOSTILE_100K[shape]
     assert len(text) >= 90_000
-    best = min(_timed(text) for _ in range(3))
+    best = min(_timed(text) for _ in range(5))
     assert best <= 0.050, f"{shape}: {best * 1000:.1f} ms"
 
 
