@@ -1,8 +1,11 @@
 """Contraindication advisory: warn before a known-hazardous tool call, once per session.
 
-Reads one PreToolUse payload (Claude Code or Copilot CLI) on stdin, matches the
-rows of ``contraindications.json`` against the tool name and ``json.dumps`` of the
-tool input, and prints at most one JSON line whose ``additionalContext`` lists
+Reads one PreToolUse payload (Claude Code, Copilot CLI or Codex) on stdin and matches
+the rows of ``contraindications.json``: a structured row (``program``, ``subcommand``,
+``flags``, ``args``; hooks/_common/shell_rules.py) against the simple commands the shell
+reader finds in a shell tool's ``command`` (hooks/_common/shell.py, loaded only then), a
+text row (``tool_pattern``/``input_pattern``) against the tool name and ``json.dumps`` of
+the tool input. It prints at most one JSON line whose ``additionalContext`` lists
 every matching row's id, harm and safer alternative. Advice only: it never
 blocks and always exits 0. A row id is announced once per session within
 ``HOOKMUX_CONTRA_TTL`` seconds (default 3600); a call that matches any row not
@@ -38,7 +41,13 @@ MAX_INPUT_CHARS = 100_000
 # seconds (issue 20.7). Real commands name a tool a handful of times.
 MAX_ANCHORS = 32
 ROW_FIELDS = ("id", "tool_pattern", "input_pattern", "harm", "safe_alternative")
+STRUCTURED_FIELDS = ("id", "harm", "safe_alternative")
+# Tools whose ``command`` is read as shell, and the dialect it is read in.
+SHELL_TOOLS = {"Bash": "posix", "bash": "posix", "run_shell_command": "posix", "shell": "posix",
+               "exec_command": "posix", "PowerShell": "powershell", "powershell": "powershell"}
 ID_PATTERN = r"[A-Z0-9][A-Z0-9._-]{0,63}"
+# The session folder a row's examples are judged in (hookmux validate, the test suite).
+EXAMPLES_CWD = "/home/user/project"
 
 
 def main(argv=None):
@@ -76,8 +85,7 @@ def advise(stdin_text, registry_path=REGISTRY):
         return ""
     if not call.tool_name:
         return ""
-    serialized = _event.dumps(call.tool_input)[:MAX_INPUT_CHARS]
-    rows = matching_rows(load_rows(registry_path), call.tool_name, serialized)
+    rows = matching_call_rows(load_rows(registry_path), call.tool_name, call.tool_input, call.cwd)
     if not rows:
         return ""
     ids = [row["id"] for row in rows]
@@ -127,7 +135,8 @@ def _read_rows(path):
     for row in rows:
         if not isinstance(row, dict) or row.get("require_bg_active"):
             continue
-        if not all(isinstance(row.get(field), str) and row[field].strip() for field in ROW_FIELDS):
+        fields = STRUCTURED_FIELDS if "program" in row or "any_of" in row else ROW_FIELDS
+        if not all(isinstance(row.get(field), str) and row[field].strip() for field in fields):
             continue
         if not _valid_id(row["id"]) or row["id"] in ids:
             continue
@@ -146,11 +155,139 @@ _ID_FIRST_CHARS = frozenset("ABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789")
 _ID_CHARS = _ID_FIRST_CHARS | frozenset("._-")
 
 
+def matching_call_rows(rows, tool_name, tool_input, cwd=""):
+    """The rows (in registry order) that hold for this call: structured rows on the commands
+    the shell reader finds (shell tools only), text rows on the serialized input."""
+    text_rows = [row for row in rows if "input_pattern" in row]
+    matched = []
+    if text_rows:
+        serialized = _event.dumps(tool_input)[:MAX_INPUT_CHARS]
+        matched = matching_rows(text_rows, tool_name, serialized)
+    dialect = shell_dialect(tool_name)
+    command = shell_command(tool_input) if dialect else ""
+    if command and len(text_rows) < len(rows) and _needs_reader(command, rows):
+        found = {verdict.row_id for verdict in verdicts(rows, command, dialect, cwd) if verdict.matched}
+        matched = [row for row in rows if row in matched or row["id"] in found and "input_pattern" not in row]
+    return matched
+
+
+def _needs_reader(command, rows):
+    """False only when ``command`` is one plain simple command (no quote, escape, expansion,
+    operator or assignment) whose program no structured row names and the reader does not
+    look through: then the reader would return just its words and no row could hold, so
+    neither module is loaded. Exact, not a guess (test_the_plain_command_gate_never_changes_a_result)."""
+    if len(command) > 4096 or not _PLAIN_CHARS.issuperset(command):
+        return True
+    words = command.split()
+    if not words:
+        return False
+    name = words[0].rsplit("/", 1)[-1].lower()
+    if name.endswith(".exe"):
+        name = name[:-4]
+    return (name in _reader_names(rows) or name.startswith(("python", "pypy"))
+            or any(name.startswith(p) for p in _reader_prefixes(rows)))
+
+
+_PLAIN_CHARS = frozenset("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789 -_./,:@+%^")
+
+
+def _reader_names(rows):
+    key = id(rows)
+    known = _NAMES.get(key)
+    if known is None or known[0] is not rows:
+        names = set(_LOOKED_THROUGH)
+        for row in rows:
+            if "input_pattern" in row:
+                continue
+            for item in [row] + [i for i in row.get("any_of") or [] if isinstance(i, dict)]:
+                programs = item.get("program") or ()
+                names.update(p.strip().lower() for p in ([programs] if isinstance(programs, str) else programs)
+                             if isinstance(p, str))
+        if len(_NAMES) > 64:
+            _NAMES.clear()
+        known = _NAMES[key] = (rows, frozenset(n for n in names if not n.endswith("*")),
+                               tuple(n[:-1] for n in names if n.endswith("*")))
+    return known[1]
+
+
+def _reader_prefixes(rows):
+    _reader_names(rows)
+    return _NAMES[id(rows)][2]
+
+
+_NAMES = {}
+# shell.LOOKED_THROUGH, kept equal by test_the_gate_knows_what_the_reader_looks_through (importing
+# shell.py to read it would cost the plain call what the gate saves).
+_LOOKED_THROUGH = frozenset((
+    "sudo", "doas", "env", "command", "builtin", "exec", "nohup", "nice", "time", "timeout", "stdbuf", "ionice",
+    "chrt", "taskset", "setsid", "nocorrect", "noglob", "unbuffer", "chronic", "caffeinate", "busybox", "xargs",
+    "parallel", "sh", "bash", "zsh", "dash", "ksh", "mksh", "ash", "yash", "posh", "fish", "csh", "tcsh", "eval",
+    "find", "gfind", "fd", "watch", "su", "pwsh", "powershell", "python", "pypy", "node", "nodejs", "bun", "deno",
+    "ruby", "jruby", "perl", "php"))
+
+
+def shell_dialect(tool_name):
+    """How a tool's command is read: "posix", "powershell", or None for a tool that is no shell.
+    A name that starts with a shell tool's counts, as the text rows' tool_pattern search did."""
+    dialect = SHELL_TOOLS.get(tool_name)
+    if dialect is None and tool_name[:4] in ("Bash", "bash", "Powe", "powe"):
+        for name, value in SHELL_TOOLS.items():
+            if tool_name.startswith(name):
+                return value
+    return dialect
+
+
+def shell_command(tool_input):
+    """The command string of a shell tool's input ("" when there is none); Codex may send argv."""
+    if not isinstance(tool_input, dict):
+        return ""
+    command = tool_input.get("command", tool_input.get("cmd"))
+    if isinstance(command, list) and all(isinstance(word, str) for word in command):
+        if len(command) >= 3 and command[0].rsplit("/", 1)[-1] in ("bash", "sh", "zsh") and command[1] in ("-c", "-lc"):
+            return command[2]
+        return " ".join("'%s'" % word.replace("'", "'\\''") for word in command)
+    return command if isinstance(command, str) else ""
+
+
+def verdicts(rows, command, dialect="posix", cwd=""):
+    """Every structured row's Verdict on ``command`` (shell_rules.Verdict: matched, why)."""
+    shell, rules_module = _common.shell, _common.shell_rules
+    commands = shell.read(command, dialect)
+    context = rules_module.Context(cwd=cwd or None)
+    return [rules_module.evaluate(rule, commands, context) for rule in compiled_rules(rows)]
+
+
+def compiled_rules(rows):
+    """The structured rows compiled (a row that does not compile is skipped), kept per rows list."""
+    key = id(rows)
+    known = _RULES.get(key)
+    if known is not None and known[0] is rows:
+        return known[1]
+    rules_module = _common.shell_rules
+    rules = []
+    for row in rows:
+        if "input_pattern" in row:
+            continue
+        try:
+            rules.append(rules_module.compile_row(row))
+        except ValueError:
+            continue
+    if len(_RULES) > 64:
+        _RULES.clear()
+    _RULES[key] = (rows, rules)
+    return rules
+
+
+_RULES = {}
+
+
 def matching_rows(rows, tool_name, serialized_input):
-    """Rows whose tool_pattern finds ``tool_name`` and whose input_pattern finds the input (AND, ignoring case)."""
+    """Text rows whose tool_pattern finds ``tool_name`` and whose input_pattern finds the input (AND, ignoring case)."""
     matched = []
     lowered = serialized_input.lower()
     for row in rows:
+        if "input_pattern" not in row:
+            continue
         # The word-start test first: most calls name no hazard's word, and then
         # neither a pattern nor the re module (~9 ms to import here) is needed.
         words = leading_words(row["input_pattern"])
@@ -368,10 +505,47 @@ def _silence_record(rows, session_id, stdin_text):
         silence = _silence()
         origin = silence.digest(stdin_text)[:16]
         for row in rows:
-            repeat = {"tool": row["tool_pattern"], "input": row["input_pattern"]}
+            repeat = {"tool": row["tool_pattern"], "input": row["input_pattern"]} if "input_pattern" in row \
+                else {"tool": "Bash|PowerShell", "input": _program_pattern(row)}
             silence.record_interjection(NAMESPACE, row["id"], session_id, repeat=repeat, origin=origin)
     except Exception:
         pass
+
+
+def _program_pattern(row):
+    """A regex recognising a later call that repeats a structured row's hazard, for calibrated
+    silence's watch: the program, then its subcommand and one of its flags within the same
+    command (approximate on purpose: it only tells "ignored" from "acted on")."""
+    import re
+
+    items = [row] + [item for item in row.get("any_of") or [] if isinstance(item, dict)]
+
+    def listed(value):
+        return [value] if isinstance(value, str) else [v for v in value or () if isinstance(v, str)]
+
+    programs = [p for item in items for p in listed(item.get("program"))]
+    names = sorted({re.escape(p.rstrip("*")) for p in programs if p.strip("*")})
+    if not names:
+        return r"\bNEVER-MATCHES\b"
+    pattern = r"\b(?:%s)" % "|".join(names)
+    subs = [s.split() for item in items for s in listed(item.get("subcommand"))]
+    if subs:
+        pattern += r"(?=[^;&|\n]*\b(?:%s)\b)" % "|".join(re.escape(sub[-1]) for sub in subs if sub)
+    spellings = []
+    for item in items:
+        flags = item.get("flags") if isinstance(item.get("flags"), dict) else {}
+        for key in ("all", "any"):
+            for entry in listed(flags.get(key)):
+                spellings.extend(entry.split("|"))
+    alternatives = []
+    for spelling in sorted(set(spellings)):
+        if len(spelling) == 2 and spelling[0] == "-" and spelling[1] != "-":
+            alternatives.append(r"\s-[A-Za-z]*%s" % re.escape(spelling[1]))
+        elif spelling:
+            alternatives.append(r"\s%s(?![\w-])" % re.escape(spelling))
+    if alternatives:
+        pattern += r"(?=[^;&|\n]*(?:%s))" % "|".join(alternatives)
+    return pattern
 
 
 def _silence():

@@ -40,6 +40,7 @@ COMMANDS = {
     "serve": "serve",
     "trust": "trust",
     "doctor": "doctor",
+    "explain": "explain",
 }
 
 
