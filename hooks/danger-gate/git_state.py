@@ -37,16 +37,23 @@ class Git:
         import subprocess
 
         try:
-            done = subprocess.run(
+            # A session of its own: on a timeout the whole group goes (a wrapper's child
+            # holding the pipe would keep communicate() waiting).
+            proc = subprocess.Popen(
                 ["git", "-c", "core.fsmonitor=false", "-c", "core.quotepath=off", *args],
                 cwd=cwd, env=self.env, stdin=subprocess.DEVNULL, stdout=subprocess.PIPE,
-                stderr=subprocess.DEVNULL, timeout=left,
+                stderr=subprocess.DEVNULL, start_new_session=True,
             )
         except (OSError, ValueError, subprocess.SubprocessError):
             return None
-        if done.returncode != 0:
+        try:
+            out, _ = proc.communicate(timeout=left)
+        except subprocess.TimeoutExpired:
+            _kill_group(proc)
             return None
-        return done.stdout
+        if proc.returncode != 0:
+            return None
+        return out
 
     # ---------------------------------------------------------------- questions
 
@@ -94,6 +101,19 @@ class Git:
             wanted = which if which.startswith("stash@{") else "stash@{%s}" % which
             entries = [entry for entry in entries if entry.split(" ", 1)[0] == wanted]
         return _describe(entries, "stash entry", "")
+
+
+def _kill_group(proc):
+    import signal
+
+    try:
+        os.killpg(proc.pid, signal.SIGKILL)
+    except OSError:
+        pass
+    try:
+        proc.communicate(timeout=1)
+    except Exception:
+        pass
 
 
 def _porcelain(out):

@@ -23,7 +23,7 @@ _OPERATORS = frozenset((";", "&&", "||", "|", "&", "|&", "\n", ";;", "(", ")"))
 
 def simple_commands(command, cwd=""):
     try:
-        lexer = shlex.shlex(command, posix=True, punctuation_chars=";&|()")
+        lexer = shlex.shlex(command.replace("\n", " ; "), posix=True, punctuation_chars=";&|()")
         lexer.whitespace_split = True
         lexer.commenters = ""
         tokens = list(lexer)
