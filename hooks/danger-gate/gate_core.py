@@ -58,7 +58,11 @@ def parse_argv(argv):
 
 def main(argv, data):
     host, argv_event = parse_argv(argv)
-    call = event_module.parse(data, argv_event, host)
+    try:
+        text = data.decode("utf-8")
+    except UnicodeDecodeError:
+        return 0  # not what a host sends: never a block on malformed input
+    call = event_module.parse(text, argv_event, host)
     command = shell_command(call)
     if command is None:
         return 0
@@ -85,7 +89,9 @@ def decide(call, command, env=None, registry=None):
     """The deny line for this call, or "" to let it run."""
     env = dict(os.environ if env is None else env)
     registry = registry or rules.load(REGISTRY, rules.user_registry_path(env))
-    cwd = call.cwd if call.cwd and os.path.isabs(call.cwd) else os.getcwd()
+    cwd = call.cwd
+    if not (isinstance(cwd, str) and os.path.isabs(cwd)):
+        return ""  # every host sends the session's folder: without one the payload is not a host's
     findings = judge(command, cwd, env, registry)
     if not findings:
         return ""

@@ -75,7 +75,7 @@ def run(args: argparse.Namespace) -> int:
             sys.stdout.write(f"revoked: {command}\n  in {project}\n")
             return 0
         now = time.time()
-        seconds = DEFAULT_SECONDS if args.once or not args.duration else parse_duration(args.duration)
+        seconds = DEFAULT_SECONDS if args.once or args.duration is None else parse_duration(args.duration)
         entry = {"command": command, "project": project, "created": now, "expires": now + seconds,
                  "once": bool(args.once)}
         module.write(directory, entries + [entry])
