@@ -116,3 +116,14 @@ def test_a_malformed_file_counts_as_none_and_allow_rewrites_it(tmp_path):
     assert denial(world.gate(COMMAND)) is not None
     assert allow(world, COMMAND, "--once").returncode == 0
     assert denial(world.gate(COMMAND)) is None
+
+
+def test_status_lists_the_allowances_in_force(tmp_path):
+    world = World(tmp_path)
+    assert allow(world, COMMAND, "--once").returncode == 0
+    cmd = [sys.executable, "-m", "hookmux.cli", "status", "--target", str(tmp_path / "nothing"),
+           "--settings", str(tmp_path / "settings.json")]
+    report = json.loads(subprocess.run(cmd + ["--json"], env=world.env, capture_output=True, text=True).stdout)
+    assert [(a["command"], a["once"]) for a in report["allowances"]] == [(COMMAND, True)]
+    text = subprocess.run(cmd, env=world.env, capture_output=True, text=True).stdout
+    assert "danger gate allowances" in text and COMMAND in text
