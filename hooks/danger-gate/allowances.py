@@ -77,10 +77,12 @@ def read(state_dir):
 
 
 def _entries(data):
-    import json
-
     try:
-        document = json.loads(data.decode("utf-8"))
+        from _common.event import loads
+    except ImportError:  # the CLI, which loads this file by its path
+        from json import loads
+    try:
+        document = loads(data.decode("utf-8"))
     except (ValueError, UnicodeDecodeError, RecursionError):
         return []
     entries = document.get("allowances") if isinstance(document, dict) else None

@@ -48,8 +48,34 @@ def _finds(data, words):
     return False
 
 
+def user_registry(environ):
+    """``rules.user_registry_path`` in bytes, from ``posix.environ``: no ``os`` on the hot path
+    (a test keeps the two equal). None without HOME (no user rows are looked for then)."""
+    base = environ.get(b"XDG_CONFIG_HOME")
+    if not base or not base.startswith(b"/"):
+        home = environ.get(b"HOME")
+        if not home:
+            return None
+        base = home + b"/.config"
+    return base + b"/hookmux/dangers.json"
+
+
+def _user_registry_exists():
+    import posix
+
+    path = user_registry(posix.environ)
+    if path is None:
+        return False
+    try:
+        posix.stat(path)
+    except (OSError, ValueError):
+        return False
+    return True
+
+
 def _user_words():
     """Program names of the user's own rows (their registry is read only when it exists)."""
+    _on_path()
     import rules
 
     registry = rules.load("", rules.user_registry_path())  # the user's rows only
@@ -78,12 +104,9 @@ def _run():
                 return 0
         text = data[start:]  # not the cwd or the paths before it: ~/git/project names no program
         if not _names_a_program(text, PROGRAMS) and _DYNAMIC not in text:
-            _on_path()
-            import rules
-
-            if not rules.user_registry_exists() or not _names_a_program(text, _user_words()):
+            if not _user_registry_exists() or not _names_a_program(text, _user_words()):
                 return 0
-        import signal
+        import _signal as signal  # the signal module imports enum (~15 ms)
 
         signal.signal(signal.SIGALRM, _expire)
         signal.alarm(DEADLINE)

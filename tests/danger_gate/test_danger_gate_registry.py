@@ -82,3 +82,21 @@ def test_xdg_config_home_moves_the_user_registry(tmp_path):
     path.write_text(json.dumps({"disabled": ["DD-WRITES-DEVICE"]}))
     world.env["XDG_CONFIG_HOME"] = str(tmp_path / "xdg-config")
     assert denial(world.gate("dd if=/dev/zero of=/dev/sda")) is None
+
+
+def test_the_entry_point_looks_for_the_user_registry_where_the_rules_read_it(tmp_path):
+    import importlib.util
+    import sys
+
+    spec = importlib.util.spec_from_file_location("danger_gate_entry", DANGER_GATE)
+    source = DANGER_GATE.read_text().replace("sys.exit(_run())", "")
+    module = importlib.util.module_from_spec(spec)
+    exec(compile(source, str(DANGER_GATE), "exec"), module.__dict__)
+    sys.path.insert(0, str(DANGER_GATE.parent))
+    try:
+        import rules
+    finally:
+        sys.path.remove(str(DANGER_GATE.parent))
+    for env in ({"HOME": "/h"}, {"HOME": "/h", "XDG_CONFIG_HOME": "/x"}, {"HOME": "/h", "XDG_CONFIG_HOME": "rel"}):
+        encoded = {k.encode(): v.encode() for k, v in env.items()}
+        assert module.user_registry(encoded).decode() == rules.user_registry_path(env)
