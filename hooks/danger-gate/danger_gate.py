@@ -1,10 +1,11 @@
 """Danger gate: deny a shell call that would destroy what cannot be brought back.
 
-    python -S danger_gate.py [--host codex] [EVENT] < payload
+    python -S danger_gate.py [--host codex] [--dry-run] [EVENT] < payload
 
 EVENT: PreToolUse (Claude Code, Codex; also Copilot's loader of a Claude-format file),
 preToolUse (Copilot). Always exits 0: silent unless it denies, with the host's own JSON
 deny; any failure, a bad payload or a timeout lets the call run (docs/danger-gate.md).
+``--dry-run``: the same verdict without using up a ``once`` allowance (the advisory asks).
 """
 import sys
 

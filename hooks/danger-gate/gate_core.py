@@ -45,7 +45,9 @@ def parse_argv(argv):
     host, event, index = None, None, 0
     while index < len(argv):
         arg = argv[index]
-        if arg == "--host" and index + 1 < len(argv):
+        if arg == "--dry-run":
+            pass
+        elif arg == "--host" and index + 1 < len(argv):
             host = argv[index + 1]
             index += 1
         elif arg.startswith("--host="):
@@ -66,7 +68,8 @@ def main(argv, data):
     command = shell_command(call)
     if command is None:
         return 0
-    output = decide(call, command)
+    # --dry-run (the advisory asking whether the gate blocks this call): a once allowance stays.
+    output = decide(call, command, consume="--dry-run" not in argv)
     if output:
         sys.stdout.write(output)
         sys.stdout.flush()
@@ -85,7 +88,7 @@ def shell_command(call):
     return command
 
 
-def decide(call, command, env=None, registry=None):
+def decide(call, command, env=None, registry=None, consume=True):
     """The deny line for this call, or "" to let it run."""
     env = dict(os.environ if env is None else env)
     registry = registry or rules.load(REGISTRY, rules.user_registry_path(env))
@@ -96,7 +99,7 @@ def decide(call, command, env=None, registry=None):
     if not findings:
         return ""
     project = allowances.project_root(cwd)
-    if allowed(command, project):
+    if allowed(command, project, consume):
         return ""
     call.name = "PreToolUse"  # a payload without hook_event_name is read as one
     return event_module.render_deny(call, deny_reason(command, findings))
@@ -140,13 +143,13 @@ def _with(env, assignments):
     return merged
 
 
-def allowed(command, project):
+def allowed(command, project, consume=True):
     """Whether the user allowed exactly ``command`` in ``project`` (a ``once`` allowance is used up)."""
     directory = state.state_dir()
     entry = allowances.find(allowances.read(directory), command, project)
     if entry is None:
         return False
-    if entry.get("once"):
+    if entry.get("once") and consume:
         try:
             return allowances.consume(directory, entry, state.file_lock)
         except (OSError, ValueError):

@@ -127,3 +127,12 @@ def test_status_lists_the_allowances_in_force(tmp_path):
     assert [(a["command"], a["once"]) for a in report["allowances"]] == [(COMMAND, True)]
     text = subprocess.run(cmd, env=world.env, capture_output=True, text=True).stdout
     assert "danger gate allowances" in text and COMMAND in text
+
+
+def test_a_dry_run_does_not_use_up_a_once_allowance(tmp_path):
+    world = World(tmp_path)
+    assert denial(world.gate(COMMAND, args=["--dry-run", "PreToolUse"])) is not None
+    assert allow(world, COMMAND, "--once").returncode == 0
+    assert denial(world.gate(COMMAND, args=["--dry-run", "PreToolUse"])) is None
+    assert denial(world.gate(COMMAND)) is None
+    assert denial(world.gate(COMMAND)) is not None
