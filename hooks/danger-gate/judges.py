@@ -53,12 +53,16 @@ def operands(argv, value_options=()):
 
 
 def paths(argv, where):
-    """A recursive delete: each operand that reaches a protected place."""
+    """A recursive delete: each operand that reaches a protected place that is there."""
+    return _protected_reached(operands(argv), where)
+
+
+def _protected_reached(words, where):
     lost = []
-    for operand in operands(argv):
-        for path in targets.reach(operand, where.cwd, where.env):
+    for word in words:
+        for path in targets.reach(word, where.cwd, where.env):
             why = targets.protected(path, where.places)
-            if why and why not in lost:
+            if why and why not in lost and os.path.lexists(path):  # nothing there, nothing lost
                 lost.append(why)
     return lost
 
@@ -81,13 +85,7 @@ def find_delete(argv, where):
             skip = True
         elif word not in _FIND_NEUTRAL and not word.startswith(("-H", "-L", "-P")):
             return []
-    lost = []
-    for start in starts or ["."]:
-        for path in targets.reach(start, where.cwd, where.env):
-            why = targets.protected(path, where.places)
-            if why and why not in lost:
-                lost.append(why)
-    return lost
+    return _protected_reached(starts or ["."], where)
 
 
 def _is_block_device(path):

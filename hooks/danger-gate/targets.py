@@ -66,7 +66,9 @@ def protected(path, places):
     """Why deleting ``path`` (recursively) could not be undone, or "" when it can be risked."""
     if path == "/":
         return "the root folder /"
-    resolved = real(path)
+    # rm removes a symlink, not what it points to: only the folders above the last name resolve.
+    parent, name = os.path.split(path)
+    resolved = os.path.join(real(parent), name) if name else real(path)
     for candidate in _unique((path, resolved)):
         if candidate in places.system:
             return "the system folder %s" % candidate
