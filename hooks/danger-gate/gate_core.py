@@ -125,11 +125,11 @@ def judge(command, cwd, env, registry):
             if len(reached) == 1:
                 cwd = reached[0]
             continue
-        where = judges.Where(cwd, _with(env, simple.assignments), places, git)
+        where = judges.Where(cwd, _with(env, simple.assigns), places, git)
         for row in registry.rows:
             if not rules.matches(row, argv):
                 continue
-            lost = judges.JUDGES[row["loses"]](argv, where)
+            lost = judges.JUDGES[row["loses"]](simple, where)
             if lost:
                 findings.append(Finding(row, lost, argv))
     return findings

@@ -10,12 +10,13 @@ import shlex
 
 
 class Simple:
-    __slots__ = ("argv", "origin", "assignments")
+    __slots__ = ("argv", "words", "origin", "assigns")
 
-    def __init__(self, argv, origin="", assignments=None):
-        self.argv = argv
+    def __init__(self, argv, origin=(), assigns=None):
+        self.argv = tuple(argv)
+        self.words = None
         self.origin = origin
-        self.assignments = assignments or {}
+        self.assigns = assigns or {}
 
 
 _OPERATORS = frozenset((";", "&&", "||", "|", "&", "|&", "\n", ";;", "(", ")"))
@@ -48,4 +49,4 @@ def _simple(words):
         words = words[1:]
     while words and words[0] in ("sudo", "command", "exec", "nohup", "time"):
         words = words[1:]
-    return Simple(words, "", assignments)
+    return Simple(words, (), assignments)
