@@ -11,13 +11,14 @@ advisory still speaks.
 import os
 
 import targets
+from _common.shell_rules import GLOBAL_VALUE_OPTIONS
 
 _BLOCK_DEVICE_PREFIXES = (
     "/dev/sd", "/dev/hd", "/dev/vd", "/dev/xvd", "/dev/nvme", "/dev/mmcblk", "/dev/disk", "/dev/rdisk",
     "/dev/md", "/dev/dm-", "/dev/mapper/", "/dev/root",
 )
-# Options of git itself that take a value as the next word.
-_GIT_VALUE_OPTIONS = ("-C", "-c", "--git-dir", "--work-tree", "--namespace", "--exec-path", "--config-env")
+# Options of git itself that take a value as the next word (the rows' own table).
+_GIT_VALUE_OPTIONS = GLOBAL_VALUE_OPTIONS["git"]
 # find's words that do not narrow what -delete deletes.
 _FIND_NEUTRAL = frozenset(("-delete", "-depth", "-xdev", "-mount", "-print", "-print0", "-ignore_readdir_race",
                            "-noleaf", "-daystart", "-follow"))
@@ -60,10 +61,17 @@ def operands(argv, value_options=()):
 
 def reached(command, index, where):
     """The paths word ``index`` of ``command`` names, judged by its parts when the reader gave them."""
-    words = getattr(command, "words", None)
-    if words and index < len(words):
-        return targets.reach_parts(words[index], where.cwd, where.env)
-    return targets.reach(command.argv[index], where.cwd, where.env)
+    parts = command.words[index]
+    first = parts[0][1] if parts and parts[0][0] == "q" else ""
+    if (first == "~" or first.startswith("~/")) and _library_call(command):
+        # shutil.rmtree(os.path.expanduser('~/x')): the reader cannot see the expansion; take it.
+        parts = (("tilde", ""), ("q", parts[0][1][1:])) + tuple(parts[1:])
+    return targets.reach_parts(parts, where.cwd, where.env)
+
+
+def _library_call(command):
+    """Whether the command is a library call of a one-liner (origin ``python3 -c shutil.rmtree``)."""
+    return bool(command.origin) and len(command.origin[-1].split()) == 3
 
 
 def paths(command, where):
