@@ -1,8 +1,10 @@
 """Run the gate's rows on example commands: what ``hookmux validate`` and the tests use.
 
     python -S examples.py < {"registry": PATH, "user_registry": PATH|null,
-                             "cases": [{"command": C, "cwd": DIR, "env": {...}}, ...]}
-    -> {"results": [["ROW-ID", ...] per case]}
+                             "cases": [{"command": C, "cwd": DIR, "env": {...}}, ...],
+                             "explain": false}
+    -> {"results": [["ROW-ID", ...] per case]}      (the rows that block each case)
+    with "explain": true -> {"results": [[[id, matched, why, [lost, ...]], ...] per case]}
 
 The commands are data: they are judged, never run (git is asked only its read-only
 questions). The allowances are not consulted.
@@ -24,6 +26,9 @@ def main():
     for case in request["cases"]:
         env = dict(os.environ)
         env.update(case.get("env") or {})
+        if request.get("explain"):
+            results.append([list(item) for item in gate_core.explain(case["command"], case["cwd"], env, registry)])
+            continue
         findings = gate_core.judge(case["command"], case["cwd"], env, registry)
         results.append(sorted({finding.row["id"] for finding in findings}))
     sys.stdout.write(json.dumps({"results": results}) + "\n")

@@ -136,6 +136,21 @@ def judge(command, cwd, env, registry):
     return findings
 
 
+def explain(command, cwd, env, registry):
+    """Each row's verdict on ``command`` for ``hookmux explain``: (row id, matched, why, lost).
+    ``why`` is the row's own one line (``shell_rules``); ``lost`` what its judge found."""
+    findings = {}
+    for finding in judge(command, cwd, env, registry):
+        findings.setdefault(finding.row["id"], []).extend(finding.lost)
+    commands = shell.read(command)
+    context = shell_rules.Context(cwd, env.get("HOME"), env)
+    out = []
+    for row in registry.rows:
+        verdict = shell_rules.evaluate(registry.rules[row["id"]], commands, context)
+        out.append((row["id"], verdict.matched, verdict.why, findings.get(row["id"], [])))
+    return out
+
+
 def _with(env, assignments):
     if not assignments:
         return env

@@ -163,10 +163,12 @@ class Sandbox:
         return {"command": command, "cwd": str(self.repos[repo or "clean"]), "env": self.env}
 
 
-def run_cases(cases: list[dict], registry: Path, user: Path | None) -> list[list[str]]:
-    """The ids each case blocks on, from the gate's own code (hooks/danger-gate/examples.py)."""
+def run_cases(cases: list[dict], registry: Path, user: Path | None, explain: bool = False) -> list[list]:
+    """The ids each case blocks on (or, ``explain``, every row's verdict), from the gate's own
+    code (hooks/danger-gate/examples.py)."""
     script = resources.hooks_tree() / GATE_FOLDER / "examples.py"
-    request = {"registry": str(registry), "user_registry": str(user) if user else None, "cases": cases}
+    request = {"registry": str(registry), "user_registry": str(user) if user else None, "cases": cases,
+               "explain": explain}
     done = subprocess.run([sys.executable, "-S", "-E", str(script)], input=json.dumps(request), text=True,
                           capture_output=True, timeout=120)
     if done.returncode != 0:
@@ -212,3 +214,15 @@ def example_problems(registry: Path | None = None, user: Path | None = None) -> 
             problems.append(f"{path.name if path == registry else path} {row_id}: example {command!r}{state} should "
                             f"{'be blocked' if kind == 'block' else 'pass'} but {verdict}")
     return problems
+
+
+def explain(command: str, cwd: str, env: dict | None = None) -> list[dict]:
+    """The gate's verdict on ``command`` run in ``cwd``, row by row, for ``hookmux explain``:
+    ``{"id", "matched", "why", "lost", "blocks"}`` (blocks: matched and something would be lost;
+    the allowances are not consulted). Uses the shipped and the user's registry."""
+    env = dict(os.environ if env is None else env)
+    user = user_registry(env)
+    case = {"command": command, "cwd": cwd, "env": env}
+    rows = run_cases([case], shipped_registry(), user if user.is_file() else None, explain=True)[0]
+    return [{"id": row_id, "matched": matched, "why": why, "lost": lost, "blocks": bool(matched and lost)}
+            for row_id, matched, why, lost in rows]

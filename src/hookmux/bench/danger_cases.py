@@ -10,15 +10,14 @@ from pathlib import Path
 
 from hookmux import wiring
 
-DANGER_SCRIPT = ("danger-gate", "danger_gate.py")
 HARMLESS = "ls -la src"
 GIT_HARMLESS = "git status --short"
 HAZARD = "rm -rf ~/Documents"
 GIT_HAZARD = "git reset --hard"
 
 
-def command(setup, *options: str) -> str:
-    return wiring.hook_command(setup.python, Path(setup.target).joinpath(*DANGER_SCRIPT), "PreToolUse", options)
+def command(setup) -> str:
+    return wiring.danger_command(setup.python, setup.target, "PreToolUse")
 
 
 def prepare(setup) -> None:
