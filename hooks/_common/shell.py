@@ -35,7 +35,9 @@ commands (substitutions inside them do run, and are read).
 
 MAX_CHARS = 1_000_000
 MAX_DEPTH = 10
-MAX_COMMANDS = 2000
+MAX_COMMANDS = 500
+MAX_PARTS = 256  # per word; past it a double-quoted string without substitutions is taken whole
+MAX_ANSI = 4096  # characters of a $'…' string decoded
 MAX_CODE_CALLS = 64
 
 _BLANK = frozenset(" \t")
@@ -136,7 +138,7 @@ class _Budget(object):
 
     def __init__(self, length):
         self.commands = 0
-        self.chars = 2 * min(length, MAX_CHARS) + 65536
+        self.chars = min(length, MAX_CHARS) // 2 + 16384
 
 
 def _unique(commands):
@@ -207,26 +209,24 @@ class _Parser(object):
         flat = self.flat
         raw = None
         prev_in_pipe = None
+        groups = 0
         while i < n:
             c = s[i]
             if c in _BLANK:
-                i += 1
+                i = _run_end(s, i, " \t")
             elif c == self.esc and s[i + 1 : i + 2] == "\n":
                 i += 2
             elif c == "\n":
                 raw = self._finish(raw)
                 prev_in_pipe = None
                 i = self._heredocs(i + 1)
-            elif close is not None and c == close:
-                self._finish(raw)
-                return i + 1
             elif c == "#" and (i == 0 or s[i - 1] in _META):
                 j = s.find("\n", i)
                 i = n if j < 0 else j
             elif c == ";":
                 raw = self._finish(raw)
                 prev_in_pipe = None
-                i += 1
+                i = _run_end(s, i, "; \t")
             elif c == "&":
                 if s[i + 1 : i + 2] == ">":
                     raw = raw or self._new(origin, prev_in_pipe)
@@ -245,13 +245,18 @@ class _Parser(object):
                     raw = self._finish(raw)
                     i += 2 if s[i + 1 : i + 2] == "&" else 1
             elif c == "(":
-                if raw is not None and raw.words and self.dialect == "powershell":
-                    i += 1
-                    continue
-                raw = self._finish(raw)
-                i = self.read_list(i + 1, origin, ")", depth)
+                # a subshell groups commands: counted, not recursed into, so 100,000 of them cost no stack
+                end = _run_end(s, i, "(")
+                if not (raw is not None and raw.words and self.dialect == "powershell"):
+                    raw = self._finish(raw)
+                    groups += end - i
+                i = end
             elif c == ")":
                 raw = self._finish(raw)
+                if groups:
+                    groups -= 1
+                elif close is not None:
+                    return i + 1
                 i += 1
             elif c in "<>" and s[i + 1 : i + 2] != "(":
                 raw = raw or self._new(origin, prev_in_pipe)
@@ -386,7 +391,11 @@ class _Parser(object):
                 break
             if c == esc:
                 nxt = s[i + 1 : i + 2]
-                if nxt == "\n":
+                if nxt == esc:
+                    end = _run_end(s, i, esc)  # escaped escapes, in C
+                    parts.append(("q", esc * ((end - i) // 2)))
+                    i = end - (end - i) % 2
+                elif nxt == "\n":
                     i += 2
                 elif nxt:
                     parts.append(("q", _PS_ESCAPES.get(nxt, nxt) if esc == "`" else nxt))
@@ -401,8 +410,15 @@ class _Parser(object):
                 i = j + 1
             elif c == '"':
                 i = self._dquote(i + 1, parts, origin, depth)
+            elif c == "$" and s[i + 1 : i + 2] == "$":
+                i = _run_end(s, i, "$")  # $$$$…: the shell's pid, over and over
+                parts.append(("var", "$"))
             elif c == "$":
                 i = self._dollar(i, parts, origin, depth, False)
+            elif c == "`" and self.backticks and s[i + 1 : i + 2] == "`":
+                end = _run_end(s, i, "`")  # empty substitutions; an odd one out opens one
+                i = end - (end - i) % 2
+                parts.append(("sub", ""))
             elif c == "`" and self.backticks:
                 i = self._backtick(i, parts, origin, depth)
             else:
@@ -412,7 +428,7 @@ class _Parser(object):
                     if j < 0:
                         j = n
                     elif s[j] in "~#":  # plain inside a word
-                        j += 1
+                        j = _run_end(s, j, "~#")
                         continue
                     break
                 for blank in " \t":
@@ -427,6 +443,12 @@ class _Parser(object):
         s, n = self.s, self.n
         esc = self.esc
         while i < n:
+            if len(parts) > MAX_PARTS:
+                end = _closing_quote(s, i, esc)
+                region = s[i:end]
+                if "$(" not in region and "`" not in region:
+                    parts.append(("q", region))
+                    return end + 1
             c = s[i]
             if c == '"':
                 if not parts:
@@ -472,8 +494,8 @@ class _Parser(object):
             return self._after
         if nxt == "{":
             j, inner = self._braced(i + 2)
-            if "$(" in inner or "`" in inner:
-                _Nested(self, inner, origin + ("$(…)",), depth)
+            if ("$(" in inner or "`" in inner) and depth < MAX_DEPTH:
+                _Nested(self, inner, origin, depth + 1)
             parts.append(("var", inner))
             return j
         if nxt and (nxt in _NAME_FIRST or self.dialect == "powershell" and nxt.isalpha()):
@@ -570,6 +592,19 @@ class _Nested(object):
 
 
 _WORD_STOP = _META | frozenset("\\`'\"$")
+
+
+def _run_end(s, i, chars):
+    """The index after the run of ``chars`` starting at ``i`` (lstrip works in C, in steps
+    of 4096 so a long text is never copied whole)."""
+    n = len(s)
+    while i < n:
+        chunk = s[i : i + 4096]
+        rest = len(chunk.lstrip(chars))
+        i += len(chunk) - rest
+        if rest:
+            break
+    return i
 _DQUOTE_STOP = frozenset('"\\$`')
 _PS_ESCAPES = {"n": "\n", "t": "\t", "0": "\0", "r": "\r"}
 _ANSI = {"n": "\n", "t": "\t", "r": "\r", "a": "\a", "b": "\b", "e": "\x1b", "E": "\x1b", "f": "\f",
@@ -580,10 +615,16 @@ def _ansi_c(s, i):
     """``$'…'`` from just inside: the decoded text and the index after the closing quote."""
     out = []
     n = len(s)
+    start = i
     while i < n:
         c = s[i]
         if c == "'":
             return "".join(out), i + 1
+        if i - start > MAX_ANSI:
+            j = s.find("'", i)
+            j = n if j < 0 else j
+            out.append(s[i:j])
+            return "".join(out), j + 1
         if c == "\\" and i + 1 < n:
             nxt = s[i + 1]
             if nxt in _ANSI:
@@ -612,6 +653,20 @@ def _ansi_c(s, i):
 
 _HEX = frozenset("0123456789abcdefABCDEF")
 _OCT = frozenset("01234567")
+
+
+def _closing_quote(s, i, esc):
+    """The index of the ``"`` closing a double-quoted string that continues at ``i``."""
+    while True:
+        j = s.find('"', i)
+        if j < 0:
+            return len(s)
+        k = j
+        while k > i and s[k - 1] == esc:
+            k -= 1
+        if (j - k) % 2 == 0:
+            return j
+        i = j + 1
 
 
 def _skip_balanced(s, i):
@@ -944,6 +999,10 @@ _WRAPPERS = {
     "parallel": _unwrap_parallel,
 }
 WRAPPERS = frozenset(_WRAPPERS)
+# Every program the reader does more with than list its words (see plain_command_needs_reader).
+LOOKED_THROUGH = WRAPPERS | _SHELLS | frozenset((
+    "eval", "find", "gfind", "fd", "watch", "su", "pwsh", "powershell", "busybox", "python", "pypy", "node",
+    "nodejs", "bun", "deno", "ruby", "jruby", "perl", "php"))
 
 
 def _find(args, assigns, origin, depth, dialect, budget, out):
@@ -1091,7 +1150,14 @@ def _code_call(code, end, needle, kind, origin, label, assigns, depth, dialect, 
         argv = ["rm", flags]
     else:
         argv = kind.split()
-    words = [_lit(word) for word in argv] + [[("q", path)] if path is not None else [("sub", "")]]
+    if path is None:
+        target = [("sub", "")]
+    elif path[:1] == "~":  # os.path.expanduser("~/x"), File.expand_path("~")
+        user, _, rest = path[1:].partition("/")
+        target = [("tilde", user)] + ([("q", "/" + rest)] if rest or path.endswith("/") else [])
+    else:
+        target = [("q", path)]
+    words = [_lit(word) for word in argv] + [target]
     budget.commands += 1
     out.append(Command(words, origin[:-1] + (label + " " + needle.rstrip("({"),), assigns))
 

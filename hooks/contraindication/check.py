@@ -186,12 +186,78 @@ def matching_call_rows(rows, tool_name, tool_input, cwd=""):
     if text_rows:
         serialized = _event.dumps(tool_input)[:MAX_INPUT_CHARS]
         matched = matching_rows(text_rows, tool_name, serialized)
-    dialect = SHELL_TOOLS.get(tool_name)
+    dialect = shell_dialect(tool_name)
     command = shell_command(tool_input) if dialect else ""
-    if command and len(text_rows) < len(rows):
+    if command and len(text_rows) < len(rows) and _needs_reader(command, rows):
         found = {verdict.row_id for verdict in verdicts(rows, command, dialect, cwd) if verdict.matched}
         matched = [row for row in rows if row in matched or row["id"] in found and "input_pattern" not in row]
     return matched
+
+
+def _needs_reader(command, rows):
+    """False only when ``command`` is one plain simple command (no quote, escape, expansion,
+    operator or assignment) whose program no structured row names and the reader does not
+    look through: then the reader would return just its words and no row could hold, so
+    neither module is loaded. Exact, not a guess (test_the_plain_command_gate_never_changes_a_result)."""
+    if len(command) > 4096 or not _PLAIN_CHARS.issuperset(command):
+        return True
+    words = command.split()
+    if not words:
+        return False
+    name = words[0].rsplit("/", 1)[-1].lower()
+    if name.endswith(".exe"):
+        name = name[:-4]
+    return (name in _reader_names(rows) or name.startswith(("python", "pypy"))
+            or any(name.startswith(p) for p in _reader_prefixes(rows)))
+
+
+_PLAIN_CHARS = frozenset("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789 -_./,:@+%^")
+
+
+def _reader_names(rows):
+    key = id(rows)
+    known = _NAMES.get(key)
+    if known is None or known[0] is not rows:
+        names = set(_LOOKED_THROUGH)
+        for row in rows:
+            if "input_pattern" in row:
+                continue
+            for item in [row] + [i for i in row.get("any_of") or [] if isinstance(i, dict)]:
+                programs = item.get("program") or ()
+                names.update(p.strip().lower() for p in ([programs] if isinstance(programs, str) else programs)
+                             if isinstance(p, str))
+        if len(_NAMES) > 64:
+            _NAMES.clear()
+        known = _NAMES[key] = (rows, frozenset(n for n in names if not n.endswith("*")),
+                               tuple(n[:-1] for n in names if n.endswith("*")))
+    return known[1]
+
+
+def _reader_prefixes(rows):
+    _reader_names(rows)
+    return _NAMES[id(rows)][2]
+
+
+_NAMES = {}
+# shell.LOOKED_THROUGH, kept equal by test_the_gate_knows_what_the_reader_looks_through (importing
+# shell.py to read it would cost the plain call what the gate saves).
+_LOOKED_THROUGH = frozenset((
+    "sudo", "doas", "env", "command", "builtin", "exec", "nohup", "nice", "time", "timeout", "stdbuf", "ionice",
+    "chrt", "taskset", "setsid", "nocorrect", "noglob", "unbuffer", "chronic", "caffeinate", "busybox", "xargs",
+    "parallel", "sh", "bash", "zsh", "dash", "ksh", "mksh", "ash", "yash", "posh", "fish", "csh", "tcsh", "eval",
+    "find", "gfind", "fd", "watch", "su", "pwsh", "powershell", "python", "pypy", "node", "nodejs", "bun", "deno",
+    "ruby", "jruby", "perl", "php"))
+
+
+def shell_dialect(tool_name):
+    """How a tool's command is read: "posix", "powershell", or None for a tool that is no shell.
+    A name that starts with a shell tool's counts, as the text rows' tool_pattern search did."""
+    dialect = SHELL_TOOLS.get(tool_name)
+    if dialect is None and tool_name[:4] in ("Bash", "bash", "Powe", "powe"):
+        for name, value in SHELL_TOOLS.items():
+            if tool_name.startswith(name):
+                return value
+    return dialect
 
 
 def shell_command(tool_input):
@@ -470,15 +536,39 @@ def _silence_record(rows, session_id, stdin_text):
 
 
 def _program_pattern(row):
-    """A regex finding a later call that names the row's program again (calibrated silence's watch)."""
+    """A regex recognising a later call that repeats a structured row's hazard, for calibrated
+    silence's watch: the program, then its subcommand and one of its flags within the same
+    command (approximate on purpose: it only tells "ignored" from "acted on")."""
     import re
 
-    programs = row.get("program") or [p for item in row.get("any_of", []) if isinstance(item, dict)
-                                      for p in ([item.get("program")] if isinstance(item.get("program"), str)
-                                                else item.get("program") or [])]
-    programs = [programs] if isinstance(programs, str) else programs
-    names = [re.escape(p.rstrip("*")) for p in programs if isinstance(p, str) and p.strip("*")]
-    return r"\b(?:%s)" % "|".join(names) if names else r"\bNEVER-MATCHES\b"
+    items = [row] + [item for item in row.get("any_of") or [] if isinstance(item, dict)]
+
+    def listed(value):
+        return [value] if isinstance(value, str) else [v for v in value or () if isinstance(v, str)]
+
+    programs = [p for item in items for p in listed(item.get("program"))]
+    names = sorted({re.escape(p.rstrip("*")) for p in programs if p.strip("*")})
+    if not names:
+        return r"\bNEVER-MATCHES\b"
+    pattern = r"\b(?:%s)" % "|".join(names)
+    subs = [s.split() for item in items for s in listed(item.get("subcommand"))]
+    if subs:
+        pattern += r"(?=[^;&|\n]*\b(?:%s)\b)" % "|".join(re.escape(sub[-1]) for sub in subs if sub)
+    spellings = []
+    for item in items:
+        flags = item.get("flags") if isinstance(item.get("flags"), dict) else {}
+        for key in ("all", "any"):
+            for entry in listed(flags.get(key)):
+                spellings.extend(entry.split("|"))
+    alternatives = []
+    for spelling in sorted(set(spellings)):
+        if len(spelling) == 2 and spelling[0] == "-" and spelling[1] != "-":
+            alternatives.append(r"\s-[A-Za-z]*%s" % re.escape(spelling[1]))
+        elif spelling:
+            alternatives.append(r"\s%s(?![\w-])" % re.escape(spelling))
+    if alternatives:
+        pattern += r"(?=[^;&|\n]*(?:%s))" % "|".join(alternatives)
+    return pattern
 
 
 def _silence():

@@ -132,7 +132,7 @@ def _row_problems(place: str, row: object) -> list[str]:
 def _examples_shape(place: str, examples: object) -> list[str]:
     where = f"{place}.examples"
     if examples is None:
-        return [f'{where}: missing (give {{"advise": [commands], "quiet": [commands]}})']
+        return []  # optional for a user's row; every shipped row has them (tests/contraindication)
     if not isinstance(examples, dict):
         return [f'{where}: must be an object {{"advise": [...], "quiet": [...]}}']
     problems = [f"{where}.{key}: unknown key" for key in examples if key not in ("advise", "quiet")]
@@ -163,6 +163,8 @@ def example_problems(usable: list[tuple[str, dict]]) -> list[str]:
     triggers its own row. Every row is tried alone, so one row's examples say nothing of another."""
     problems = []
     for place, row in usable:
+        if "examples" not in row:
+            continue
         where = f"{place}(id={row['id']!r})"
         tool = example_tool(row)
         examples = row["examples"]

@@ -12,7 +12,7 @@ from hypothesis import given, settings, strategies as st
 
 from hookmux_testing import HOOKS, hermetic_env, one_json_line, run_hook
 from contraindication_cases import (
-    CHECK, REGISTRY, ROW_CASES, claude_payload, load_check, registry_rows, tool_for,
+    CHECK, EXAMPLES_CWD, REGISTRY, ROW_CASES, claude_payload, load_check, registry_rows, tool_for,
 )
 from hookmux.contraindications import check_registry
 
@@ -21,8 +21,12 @@ check = load_check()
 LOADED = check.load_rows()
 
 
+TEXT_ROWS = [row for row in LOADED if "input_pattern" in row]
+
+
 def matched_ids(command, tool="Bash"):
-    return [row["id"] for row in check.matching_rows(LOADED, tool, json.dumps({"command": command, "description": "d"}))]
+    return [row["id"] for row in check.matching_call_rows(LOADED, tool, {"command": command, "description": "d"},
+                                                          check.EXAMPLES_CWD)]
 
 
 def test_shipped_registry_is_valid_and_has_enough_rows():
@@ -68,9 +72,13 @@ def test_more_non_matches(row_id, command):
     assert row_id not in matched_ids(command, tool_for(row_id))
 
 
-def test_a_full_command_inside_quotes_still_matches():
-    # `bash -c "..."` runs what is quoted, so a whole command inside quotes counts (documented limit).
+def test_a_quoted_command_matches_only_when_something_runs_it():
     assert matched_ids('bash -c "git reset --hard"') == ["GIT-RESET-HARD"]
+    assert matched_ids('echo "git reset --hard"') == []
+
+
+def test_the_examples_cwd_is_the_checks():
+    assert check.EXAMPLES_CWD == EXAMPLES_CWD
 
 
 def test_shell_rows_ignore_other_tools():
@@ -108,7 +116,7 @@ def test_word_gate_never_changes_a_result():
 
     commands = [c for case in ROW_CASES.values() for c in (case[0], case[1], *case[2], *case[3])]
     commands += ["ls -la", "GIT RESET --HARD", "echo rm", "Terraform Destroy"]
-    for row in LOADED:
+    for row in TEXT_ROWS:
         for command in commands:
             serialized = json.dumps({"command": command})
             expected = bool(re.search(row["input_pattern"], serialized, re.IGNORECASE | re.ASCII))
@@ -121,6 +129,28 @@ def test_an_id_is_checked_as_id_pattern_says(text):
     import re
 
     assert check._valid_id(text) == bool(re.fullmatch(check.ID_PATTERN, text))
+
+
+READER_SCRIPT = """
+import json, sys
+sys.path[:0] = [{folder!r}, {root!r}]
+import check, _common
+out = check.advise(json.dumps({{"hook_event_name": "PreToolUse", "tool_name": {tool!r}, "session_id": "s",
+                                 "tool_input": {{"command": {command!r}, "file_path": "x"}}}}))
+print(json.dumps(sorted(_common._MODULES)))
+"""
+
+
+@pytest.mark.parametrize("tool, command, loaded", [
+    ("Write", "git status", []), ("Read", "git status", []), ("Bash", "ls -la src", []),
+    ("Bash", "/usr/bin/make -j4 test", []), ("Bash", "git status", ["shell", "shell_rules"]),
+    ("Bash", "ls 'src'", ["shell", "shell_rules"]), ("PowerShell", "git status", ["shell", "shell_rules"])])
+def test_the_reader_is_loaded_only_when_it_could_matter(tmp_path, tool, command, loaded):
+    script = READER_SCRIPT.format(folder=str(HOOKS / "contraindication"), root=str(HOOKS), tool=tool, command=command)
+    env = {**os.environ, "HOOKMUX_STATE_DIR": str(tmp_path), "HOME": str(tmp_path)}
+    result = subprocess.run([sys.executable, "-S", "-c", script], capture_output=True, text=True, env=env, timeout=60)
+    assert result.returncode == 0, result.stderr
+    assert json.loads(result.stdout) == loaded
 
 
 IMPORTS_SCRIPT = """
@@ -138,7 +168,7 @@ print(json.dumps([bool(out), "re" in sys.modules]))
 @pytest.mark.parametrize("command, advises, needs_re", [("ls -la src", False, False),
                                                         # "ri", "sh", "dd", "rd" inside words are no hazard's word
                                                         ("cat source.txt | wc -l # add a word", False, False),
-                                                        ("git status", False, True),
+                                                        ("git status", False, False),
                                                         ("git push --force origin main", True, True)])
 def test_re_is_imported_only_when_a_hazard_word_occurs(tmp_path, command, advises, needs_re):
     script = IMPORTS_SCRIPT.format(folder=str(HOOKS / "contraindication"), root=str(HOOKS), command=command)
@@ -148,7 +178,7 @@ def test_re_is_imported_only_when_a_hazard_word_occurs(tmp_path, command, advise
     assert json.loads(result.stdout) == [advises, needs_re]
 
 
-ROW_WORDS = [(row, check.leading_words(row["input_pattern"])) for row in LOADED]
+ROW_WORDS = [(row, check.leading_words(row["input_pattern"])) for row in TEXT_ROWS]
 PIECES = list("ab-_ ./\"\n") + ["ri", "rm", "git", "dd", "sh", "push", "--force", "-rf", "origin", "main"]
 prefilter_text = st.lists(st.sampled_from(PIECES), max_size=40).map("".join)
 
@@ -168,3 +198,27 @@ def test_the_word_test_needs_a_word_start():
     assert check._starts_a_word("ri", "source ri") and not check._starts_a_word("ri", "source")
     assert check._starts_a_word("git", '{"command": "git push"}') and not check._starts_a_word("git", "digit")
     assert check._starts_a_word("rm", "x_rm " * 40 + " rm")  # past MAX_ANCHORS places: undecided, so True
+
+
+def test_the_gate_knows_what_the_reader_looks_through():
+    from _common import shell
+
+    assert check._LOOKED_THROUGH == shell.LOOKED_THROUGH
+
+
+PLAIN = st.lists(st.sampled_from(["ls", "rm", "-rf", "/", "/etc", "git", "push", "-f", "reset", "--hard", "find",
+                                  ".", "-delete", "sudo", "python3", "mkfs.ext4", "/dev/sdb", "make", "x", "/bin/rm",
+                                  "RM", "Git", "chmod", "-R", "777", "terraform", "destroy", "~", "a.b", "  "]),
+                 min_size=1, max_size=8).map(" ".join)
+
+
+@settings(max_examples=300, deadline=None)
+@given(command=PLAIN)
+def test_the_plain_command_gate_never_changes_a_result(command):
+    with_gate = matched_ids(command)
+    saved = check._needs_reader
+    check._needs_reader = lambda command, rows: True
+    try:
+        assert matched_ids(command) == with_gate, command
+    finally:
+        check._needs_reader = saved

@@ -103,3 +103,40 @@ def test_hookmux_validate_reports_a_broken_registry(tmp_path):
     result = subprocess.run([PYTHON, "-m", "hookmux.cli", "validate", str(path)], capture_output=True, text=True)
     assert result.returncode == 1
     assert "contraindications.json rows[0].input_pattern: unbalanced parenthesis" in result.stdout + result.stderr
+
+
+STRUCTURED = {"id": "RM-OUT", "program": "rm", "flags": {"all": ["-r|-R|--recursive"]},
+              "args": {"any": ["path_outside_cwd"]}, "harm": "H.", "safe_alternative": "Use `rm -rf ./build`.",
+              "examples": {"advise": ["rm -rf /etc"], "quiet": ["rm -rf ./dist"]}}
+
+
+def test_a_good_structured_row_is_valid(tmp_path):
+    assert check_registry(write(tmp_path, {"version": 1, "rows": [STRUCTURED]})) == []
+
+
+@pytest.mark.parametrize("change, problem", [
+    ({"examples": {"advise": ["rm -rf ./dist"], "quiet": ["ls"]}},
+     "rows[0](id='RM-OUT').examples.advise[0]: 'rm -rf ./dist' does not advise RM-OUT"),
+    ({"examples": {"advise": ["rm -rf /etc"], "quiet": ["ls", "sudo rm -fr ~"]}},
+     "rows[0](id='RM-OUT').examples.quiet[1]: 'sudo rm -fr ~' advises RM-OUT"),
+    ({"safe_alternative": "Prefer `rm -rf /srv/old` over this."},
+     "rows[0](id='RM-OUT').safe_alternative: 'rm -rf /srv/old' triggers RM-OUT itself"),
+    ({"flags": {"all": ["-r||-R"]}}, "rows[0].flags.all[0]: has an empty spelling"),
+    ({"flags": {"some": ["-r"]}}, "rows[0].flags.some: unknown key"),
+    ({"args": {"any": ["outside"]}}, "rows[0].args.any[0]: unknown condition 'outside'"),
+    ({"program": []}, "rows[0].program: must be a non-empty string or list of strings"),
+    ({"any_of": [{"flagz": {}}]}, "rows[0].any_of[0].flagz: unknown key"),
+    ({"examples": {"advise": []}}, "rows[0].examples.advise: must be a non-empty list of commands"),
+    ({"input_pattern": "rm"}, "rows[0].input_pattern: unknown key (a structured row has no input_pattern)"),
+])
+def test_structured_row_problems_are_named(tmp_path, change, problem):
+    problems = check_registry(write(tmp_path, {"version": 1, "rows": [dict(STRUCTURED, **change)]}))
+    assert any(p.startswith("contraindications.json " + problem) for p in problems), problems
+
+
+def test_the_check_skips_a_structured_row_that_does_not_compile(tmp_path):
+    check = load_check()
+    bad = dict(STRUCTURED, id="BAD", flags={"all": []})
+    path = write(tmp_path, {"version": 1, "rows": [bad, STRUCTURED]})
+    rows = check.load_rows(str(path))
+    assert [r["id"] for r in check.matching_call_rows(rows, "Bash", {"command": "rm -rf /etc"})] == ["RM-OUT"]

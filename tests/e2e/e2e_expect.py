@@ -51,13 +51,34 @@ def contraindication_rows(sandbox: Sandbox) -> list[dict]:
 
 
 def matching_rows(sandbox: Sandbox, tool_name: str, tool_input: dict) -> list[dict]:
-    """The installed rows the check should report for this call (patterns combine with AND)."""
+    """The installed rows the check should report for this call: text rows by their patterns
+    (AND), structured rows by the installed check's own reader and matcher (issue 26)."""
     text = json.dumps(tool_input)
+    rows = contraindication_rows(sandbox)
+    structured = {row["id"] for row in _installed_check(sandbox).matching_call_rows(
+        [row for row in rows if "input_pattern" not in row], tool_name, tool_input)}
     found = []
-    for row in contraindication_rows(sandbox):
+    for row in rows:
+        if "input_pattern" not in row:
+            if row["id"] in structured:
+                found.append(row)
+            continue
         tool_pattern = row.get("tool_pattern")
         if tool_pattern and not re.search(tool_pattern, tool_name, re.IGNORECASE):
             continue
         if re.search(row["input_pattern"], text, re.IGNORECASE):
             found.append(row)
     return found
+
+
+def _installed_check(sandbox: Sandbox):
+    import sys
+    from importlib.util import module_from_spec, spec_from_file_location
+
+    root = sandbox.claude_target
+    if str(root) not in sys.path:
+        sys.path.insert(0, str(root))
+    spec = spec_from_file_location("e2e_installed_contraindication_check", root / "contraindication" / "check.py")
+    module = module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module

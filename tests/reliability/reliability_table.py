@@ -28,6 +28,8 @@ SUITES = {  # tally name -> the command that reproduces it
     "Secrets": f"{PYTEST} tests/reliability/test_reliability_secrets.py",
     "Hostile environments (wired commands)": f"{PYTEST} tests/reliability/test_reliability_hostile.py",
     "Process isolation": f"{PYTEST} tests/reliability/test_reliability_isolation.py",
+    "Fuzz: shell reader and advisory": f"{PYTEST} tests/reliability/test_reliability_fuzz.py -k shell_reader",
+    "Hostile commands: the advisory's shell reader": f"{PYTEST} tests/reliability/test_reliability_hostile.py -k hostile_commands",
 }
 
 

@@ -164,3 +164,46 @@ def test_gate_blocks_exactly_the_agent_only_skill_calls(sandbox, case_):
             assert f'"{name}" is an agent, not a skill' in text
         else:
             assert outcome == "pass", (outcome, text, data)
+
+
+# ------------------------------------------------------------------ the shell reader (issue 26)
+
+SHELL_SUITE = "Fuzz: shell reader and advisory"
+SHELL_EXAMPLES = 300
+SHELL_PIECES = st.lists(st.sampled_from(
+    list(" \t\n;&|()<>{}'\"\\$`#~*") + ["$(", "$((", "${", "<<EOF\n", "\nEOF\n", "<<<", "<(", "sh -c ", "eval ",
+                                       "sudo ", "xargs ", "find . -exec ", "python3 -c ", "rm -rf /", "git push -f",
+                                       "git reset --hard", "\\\n", "$'\\x41'", "\0", "ü", "echo "]),
+    max_size=120).map("".join)
+
+
+def _reader():
+    import sys as _sys
+
+    from hookmux_testing import HOOKS as _hooks
+
+    if str(_hooks) not in _sys.path:
+        _sys.path.insert(0, str(_hooks))
+    from _common import shell as reader
+
+    return reader
+
+
+def _advisory_check():
+    from contraindication_support import load_check_for_fuzz
+
+    return load_check_for_fuzz()
+
+
+@fuzz_settings(SHELL_EXAMPLES)
+@given(text=st.one_of(st.text(max_size=2000), SHELL_PIECES))
+def test_shell_reader_is_total(text):
+    """The reader returns Commands for anything, and the advisory's matcher then never raises."""
+    with case(SHELL_SUITE):
+        reader = _reader()
+        commands = reader.read(text)
+        assert isinstance(commands, list) and all(isinstance(c, reader.Command) for c in commands)
+        check = _advisory_check()
+        matched = check.matching_call_rows(check.load_rows(), "Bash", {"command": text}, "/home/user/project")
+        assert all(isinstance(row["id"], str) for row in matched)
+        observe("advised" if matched else "quiet")

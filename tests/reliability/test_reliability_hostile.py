@@ -116,3 +116,35 @@ def test_wired_commands_fail_open(tmp_path, scenario):
                     else:
                         assert out.stdout == b"", (scenario, command, out)
     assert not (install.project / "imported").exists()
+
+
+# ------------------------------------------------------------------ hostile commands to the reader (issue 26)
+
+READER_SUITE = "Hostile commands: the advisory's shell reader"
+HOSTILE_COMMANDS = {
+    "1 MB of words": "a " * 500_000,
+    "10,000 nested $(": "echo " + "$(" * 10_000,
+    "unterminated quote": "rm -rf '/home/user" + " x" * 20_000,
+    "NULs": "rm\0 -rf /\0" * 20_000,
+    "invalid UTF-8 made text": (b"\xff\xfe rm -rf / \xc3(" * 20_000).decode("utf-8", "replace"),
+    "heredoc of 100 KB": "bash <<EOF\n" + "echo $(date)\n" * 8_000 + "EOF",
+    "nested shells": "sh -c '" * 5_000,
+    "backslashes": "\\" * 200_001,
+}
+
+
+@pytest.mark.parametrize("shape", sorted(HOSTILE_COMMANDS))
+def test_hostile_commands_to_the_advisory(tmp_path, shape):
+    """The real check process on a Bash call with each command: exit 0 within seconds, no
+    traceback, stdout empty or one advisory line."""
+    check = REPO / "hooks" / "contraindication" / "check.py"
+    payload = json.dumps({"session_id": "s", "hook_event_name": "PreToolUse", "tool_name": "Bash",
+                          "cwd": str(tmp_path), "tool_input": {"command": HOSTILE_COMMANDS[shape]}})
+    with case(READER_SUITE):
+        out = subprocess.run([sys.executable, "-S", str(check), "PreToolUse"], input=payload.encode(),
+                             capture_output=True, env=hermetic_env(tmp_path), timeout=30)
+        assert out.returncode == 0 and out.stderr == b"" and b"Traceback" not in out.stdout
+        lines = out.stdout.splitlines()
+        assert len(lines) <= 1
+        if lines:
+            assert "additionalContext" in json.loads(lines[0])["hookSpecificOutput"]

@@ -109,7 +109,7 @@ def _registry_matches(command: str) -> set[str]:
     finally:
         sys.path.remove(str(HOOKS / "contraindication"))
         sys.path.remove(str(HOOKS))
-    return {row["id"] for row in module.matching_rows(module.load_rows(), "Bash", json.dumps({"command": command}))}
+    return {row["id"] for row in module.matching_call_rows(module.load_rows(), "Bash", {"command": command})}
 
 
 def _check_wave(results, commands, already_seen: set[str]):

@@ -1,0 +1,105 @@
+"""``hookmux explain 'COMMAND'``: what the shell reader finds in a command and what each row says.
+
+Prints the simple commands the reader found (``hooks/_common/shell.py``) with where each came
+from (a wrapper, ``sh -c``, a substitution, a one-liner), then every evaluator's verdict per
+row with its reason. The command is data: it is read, never run.
+
+Evaluators are a list (``EVALUATORS``): each is ``(name, function)`` where the function takes
+``(command, tool, cwd)`` and returns a list of ``{"id", "verdict", "why"}``; the advisory is the
+first. Another check (the danger gate, issue 27) adds its own entry beside it.
+"""
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import sys
+from typing import Callable
+
+from hookmux import resources
+from hookmux.contraindications import check_module
+
+HELP = "show the commands the shell reader finds in COMMAND and each row's verdict (nothing is run)"
+
+
+def advisory_verdicts(command: str, tool: str, cwd: str | None, registry: str | None = None) -> list[dict]:
+    """The contraindication advisory's rows on ``command``: structured rows by the reader, text rows by regex."""
+    check = check_module()
+    rows = check.load_rows(registry or check.REGISTRY)
+    dialect = check.shell_dialect(tool) or "posix"
+    found = {v.row_id: v for v in check.verdicts(rows, command, dialect, cwd or "")}
+    text_hits = {row["id"] for row in check.matching_rows(rows, tool, json.dumps({"command": command}))}
+    out = []
+    for row in rows:
+        if "input_pattern" in row:
+            hit = row["id"] in text_hits
+            why = "input_pattern finds the command text" if hit else "input_pattern does not find the command text"
+            out.append({"id": row["id"], "verdict": "advise" if hit else "quiet", "why": why, "form": "text"})
+        elif row["id"] in found:
+            verdict = found[row["id"]]
+            out.append({"id": row["id"], "verdict": "advise" if verdict.matched else "quiet", "why": verdict.why,
+                        "form": "structured"})
+    return out
+
+
+Evaluator = Callable[[str, str, "str | None"], list]
+EVALUATORS: list[tuple[str, Evaluator]] = [("advisory", advisory_verdicts)]
+
+
+def configure(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("command", metavar="COMMAND", help="the shell command to read (quoted as one argument)")
+    parser.add_argument("--cwd", help="the session's folder the paths are judged against (default: the current one)")
+    parser.add_argument("--tool", default="Bash", help="the tool name (Bash, PowerShell; default Bash)")
+    parser.add_argument("--all", action="store_true", help="list quiet rows too (default: only rows that advise "
+                                                           "and the rows of programs the command runs)")
+    parser.add_argument("--json", action="store_true", help="print the report as JSON")
+
+
+def explain(command: str, tool: str = "Bash", cwd: str | None = None) -> dict:
+    """The report: the commands found and each evaluator's verdicts."""
+    shell = resources.runtime("shell")
+    check = check_module()
+    dialect = check.shell_dialect(tool) or "posix"
+    commands = shell.read(command, dialect)
+    return {
+        "tool": tool,
+        "cwd": cwd,
+        "commands": [{"argv": list(c.argv), "origin": list(c.origin), "unknown_args": c.unknown_args,
+                      "piped_from": c.piped_from,
+                      "assigns": {k: v for k, v in c.assigns.items()}} for c in commands],
+        "evaluators": {name: evaluate(command, tool, cwd) for name, evaluate in EVALUATORS},
+    }
+
+
+def run(args: argparse.Namespace) -> int:
+    cwd = os.path.abspath(args.cwd) if args.cwd else os.getcwd()
+    report = explain(args.command, args.tool, cwd)
+    sys.stdout.write(json.dumps(report, indent=2, ensure_ascii=False) + "\n" if args.json else render(report, args.all))
+    return 0
+
+
+def render(report: dict, show_all: bool = False) -> str:
+    lines = [f"commands the reader found ({report['tool']}, cwd {report['cwd']}):"]
+    if not report["commands"]:
+        lines.append("  (none)")
+    programs = set()
+    for number, command in enumerate(report["commands"], 1):
+        programs.add(command["argv"][0].lower() if command["argv"] else "")
+        via = f"  [via {' > '.join(command['origin'])}]" if command["origin"] else ""
+        extra = "  [+ arguments at run time]" if command["unknown_args"] else ""
+        piped = f"  [input from {command['piped_from']}]" if command["piped_from"] else ""
+        lines.append(f"  {number}. {_shown(command['argv'])}{via}{extra}{piped}")
+    for name, verdicts in report["evaluators"].items():
+        advised = [v for v in verdicts if v["verdict"] != "quiet"]
+        lines.append(f"{name}: " + (", ".join(v["id"] for v in advised) if advised else "quiet"))
+        for verdict in verdicts:
+            why = verdict["why"]
+            near = not why.startswith("no command runs") and ": not " not in why and verdict.get("form") != "text"
+            if show_all or verdict["verdict"] != "quiet" or near:
+                lines.append(f"  {verdict['verdict']:6} {verdict['id']}: {verdict['why']}")
+    return "\n".join(lines) + "\n"
+
+
+def _shown(argv: list[str]) -> str:
+    return " ".join(json.dumps(word, ensure_ascii=False) if not word or any(c in word for c in " \t\n'\"\\") else word
+                    for word in argv)

@@ -1,0 +1,208 @@
+"""hooks/_common/shell.py: the simple commands a command string would run, with their origin.
+
+Every command here is data handed to the reader as a string; none is given to a shell."""
+from __future__ import annotations
+
+import sys
+import time
+
+import pytest
+from hypothesis import given, settings, strategies as st
+
+from hookmux_testing import HOOKS
+
+sys.path.insert(0, str(HOOKS))
+from _common import shell  # noqa: E402
+
+
+def found(command, dialect="posix"):
+    return [(c.argv, c.origin) for c in shell.read(command, dialect)]
+
+
+def argvs(command):
+    return [c.argv for c in shell.read(command)]
+
+
+@pytest.mark.parametrize("command, argv", [
+    ("ls -la src", ("ls", "-la", "src")),
+    ('"git" "reset" --hard', ("git", "reset", "--hard")),
+    ("'rm' -r''f /x", ("rm", "-rf", "/x")),
+    ("g\\it st\\atus", ("git", "status")),
+    ("git reset \\\n --hard", ("git", "reset", "--hard")),
+    ("$'rm' $'-\\x72f' $'/\\145tc'", ("rm", "-rf", "/etc")),
+    ('echo "a\\"b" \'c\\\'', ("echo", 'a"b', "c\\")),
+    ("/usr/bin/git status", ("git", "status")),
+    ("C:/Git/bin/git.exe status", ("git", "status")),
+    ("rm -rf /x 2>/dev/null >out.log", ("rm", "-rf", "/x")),
+    ("echo $HOME ${X:-y} $1 $$", ("echo", "$HOME", "${X:-y}", "$1", "$$")),
+])
+def test_words_are_normalised(command, argv):
+    assert argvs(command)[-1] == argv
+
+
+@pytest.mark.parametrize("command, expected", [
+    ("a; b && c || d | e |& f & g\nh", ["a", "b", "c", "d", "e", "f", "g", "h"]),
+    ("(a; (b)) && { c; }", ["a", "b", "c"]),
+    ("if a; then b; else c; fi; while d; do e; done", ["a", "b", "c", "d", "e"]),
+    ("a # b; c\nd", ["a", "d"]),
+])
+def test_segments(command, expected):
+    assert [argv[0] for argv in argvs(command)] == expected
+
+
+@pytest.mark.parametrize("command, argv, origin", [
+    ("echo $(rm -rf /x)", ("rm", "-rf", "/x"), ("$(…)",)),
+    ("echo `git reset --hard`", ("git", "reset", "--hard"), ("`…`",)),
+    ('echo "in $(git clean -fd) quotes"', ("git", "clean", "-fd"), ("$(…)",)),
+    ("diff <(git stash clear) >(cat)", ("git", "stash", "clear"), ("<(…)",)),
+    ("echo $(( $(rm -r /y) + 1 ))", ("rm", "-r", "/y"), ("$(…)",)),
+    ("ls > $(rm -rf /z)", ("rm", "-rf", "/z"), ("$(…)",)),
+    ("echo ${X:-$(rm -rf /w)}", ("rm", "-rf", "/w"), ("$(…)",)),
+    ("echo $(echo $(git push -f))", ("git", "push", "-f"), ("$(…)", "$(…)")),
+    ("sudo -u root rm -rf /x", ("rm", "-rf", "/x"), ("sudo",)),
+    ("env -i -u HOME -C /tmp A=1 -- rm -rf /x", ("rm", "-rf", "/x"), ("env",)),
+    ("env -S 'rm -rf /x'", ("rm", "-rf", "/x"), ("env -S",)),
+    ("nice -n 5 ionice -c3 timeout -s KILL 10 stdbuf -oL nohup time -p rm -rf /x", ("rm", "-rf", "/x"),
+     ("nice", "ionice", "timeout", "stdbuf", "nohup", "time")),
+    ("command exec builtin doas busybox rm -rf /x", ("rm", "-rf", "/x"), ("command", "exec", "builtin", "doas", "busybox")),
+    ("sh -c 'git reset --hard'", ("git", "reset", "--hard"), ("sh -c",)),
+    ("bash -lc \"rm -rf /x\"", ("rm", "-rf", "/x"), ("bash -c",)),
+    ("bash -o pipefail -ec 'rm -rf /x'", ("rm", "-rf", "/x"), ("bash -c",)),
+    ("eval 'git push -f'", ("git", "push", "-f"), ("eval",)),
+    ("bash <<EOF\ngit clean -fd\nEOF", ("git", "clean", "-fd"), ("bash <<",)),
+    ("sh <<< 'git clean -fd'", ("git", "clean", "-fd"), ("sh <<<",)),
+    ("cat <<EOF\n$(rm -rf /x)\nEOF", ("rm", "-rf", "/x"), ("<<", "$(…)")),
+    ("python3 -c \"import shutil; shutil.rmtree('/x')\"", ("rm", "-rf", "/x"), ("python3 -c shutil.rmtree",)),
+    ("python3 -c \"import os; os.system('git reset --hard')\"", ("git", "reset", "--hard"), ("python3 -c",)),
+    ("python -c 'import subprocess; subprocess.run([\"rm\", \"-rf\", \"/x\"])'", ("rm", "-rf", "/x"), ("python -c",)),
+    ("node -e \"require('fs').rmSync('/x', {recursive: true})\"", ("rm", "-rf", "/x"), ("node -e rmSync",)),
+    ("ruby -e 'FileUtils.rm_rf(\"/x\")'", ("rm", "-rf", "/x"), ("ruby -e FileUtils.rm_rf",)),
+    ("perl -e 'system(\"rm -rf /x\")'", ("rm", "-rf", "/x"), ("perl -e",)),
+    ("python3 - <<'EOF'\nimport shutil\nshutil.rmtree('/x')\nEOF", ("rm", "-rf", "/x"), ("python3 << shutil.rmtree",)),
+    ("pwsh -Command 'git reset --hard'", ("git", "reset", "--hard"), ("pwsh -Command",)),
+])
+def test_commands_are_found_where_they_run(command, argv, origin):
+    assert (argv, origin) in found(command)
+
+
+@pytest.mark.parametrize("command, program", [
+    ("ls | xargs rm -rf", "rm"), ("xargs -0 -n1 -P4 rm -r < list", "rm"), ("find . -exec rm -rf {} \\;", "rm"),
+    ("find . -execdir rm -r {} +", "rm"), ("parallel rm -rf ::: a b", "rm"),
+])
+def test_appended_arguments_are_unknown(command, program):
+    commands = [c for c in shell.read(command) if c.argv[0] == program]
+    assert commands and all(c.unknown_args for c in commands)
+
+
+@pytest.mark.parametrize("command", [
+    "echo 'git reset --hard'", "echo rm -rf /", "printf 'rm -rf /'", "grep -n 'rm -rf /' notes.md",
+    "git commit -m 'never run rm -rf / here'", "cat <<'EOF'\nrm -rf /\nEOF", "command -v rm", "# rm -rf /",
+    "python3 -c \"print('rm -rf /')\"", "echo '$(rm -rf /)'",
+])
+def test_data_is_data(command):
+    assert not any(c.argv[:1] == ("rm",) or c.argv[1:2] == ("reset",) for c in shell.read(command))
+
+
+def test_assignments_are_remembered():
+    prefix = shell.read("TMPDIR=/ rm -rf $TMPDIR/x")[0]
+    assert prefix.argv == ("rm", "-rf", "$TMPDIR/x") and prefix.assigns == {"TMPDIR": "/"}
+    later = shell.read("D=/etc; rm -rf $D")[-1]
+    assert later.assigns == {"D": "/etc"}
+    assert shell.read("env X=1 rm a")[0].assigns == {"X": "1"}
+
+
+def test_piped_from():
+    assert [c.piped_from for c in shell.read("curl -s x | sudo bash")] == ["", "curl"]
+    assert shell.read('bash -c "$(curl -s x)"')[-1].piped_from == "curl"
+    assert shell.read("bash <(wget -qO- x)")[-1].piped_from == "wget"
+
+
+def test_word_parts_keep_quoting_and_variables():
+    command = shell.read("rm -rf \"$DIR\"/* '*' ~/x")[0]
+    assert command.words[2] == [("var", "DIR"), ("lit", "/*")]
+    assert command.words[3] == [("q", "*")]
+    assert command.words[4] == [("tilde", ""), ("lit", "/x")]
+
+
+def test_unparseable_input_is_still_read_as_tokens():
+    assert ("rm", "-rf", "/home/user") in argvs("rm -rf '/home/user")
+    assert ("rm", "-rf", "/srv") in argvs('echo "unterminated $(rm -rf /srv')
+    assert ("git", "reset", "--hard") in argvs("git reset --hard )) ;; fi")
+
+
+def test_powershell_dialect_keeps_backslashes():
+    assert shell.read("Remove-Item -Recurse C:\\x; git reset --hard", "powershell")[0].argv[-1] == "C:\\x"
+    assert ("git", "reset", "--hard") in [c.argv for c in shell.read("Remove-Item x; git reset --hard", "powershell")]
+
+
+@pytest.mark.parametrize("text", [None, 7, b"\xff\xfe rm -rf / \xc3(", "\0" * 100, "", "   ", ")", "$(", "`", "'", '"',
+                                  "<<", "<<EOF", "${", "$((", "\\"])
+def test_never_raises_on_odd_input(text):
+    assert isinstance(shell.read(text), list)
+
+
+HOSTILE_100K = {
+    "words": "ls -la " * 14_300,
+    "nested $(": "$(" * 40_000 + ")" * 12_000,
+    "open $(": "echo $(" * 14_300,
+    "unterminated quote": "echo '" + "x" * 100_000,
+    "variables in quotes": 'echo "' + "$x " * 33_000,
+    "NULs": "rm -rf /\0" * 11_000,
+    "backticks": "`" * 100_000,
+    "heredoc": "cat <<EOF\n" + "line $(x)\n" * 10_000,
+    "sh -c nest": "sh -c '" * 14_000,
+    "separators": ";" * 100_000,
+    "pipes": "a|" * 50_000,
+    "dollars": "$" * 100_000,
+    "braces": "${" * 50_000,
+    "parens": "(" * 100_000,
+    "arithmetic": "$((" * 33_000,
+    "eval": "eval " * 20_000,
+    "sudo": "sudo " * 20_000,
+    "tildes": "~" * 100_000,
+    "backslashes": "\\" * 100_000,
+    "ansi-c": "$'" + "\\x41" * 25_000,
+    "invalid utf-8": (b"\xff\xfe rm -rf / \xc3(" * 7_000).decode("utf-8", "replace"),
+    "python one-liner": "python -c '" + 'os.system("rm -rf /");' * 4_200 + "'",
+    "find -exec": "find . " + "-exec rm {} ; " * 7_000,
+}
+
+
+@pytest.mark.parametrize("shape", sorted(HOSTILE_100K))
+def test_100_kb_is_read_in_50_ms(shape):
+    """Issue 26's bound. Best of three, so a neighbour's burst on the shared machine is not
+    taken for the reader's cost."""
+    text = HOSTILE_100K[shape]
+    assert len(text) >= 90_000
+    best = min(_timed(text) for _ in range(3))
+    assert best <= 0.050, f"{shape}: {best * 1000:.1f} ms"
+
+
+def _timed(text):
+    start = time.perf_counter()
+    shell.read(text)
+    return time.perf_counter() - start
+
+
+def test_a_megabyte_is_bounded():
+    text = "a " * 500_000 + "; rm -rf /x"
+    assert min(_timed(text) for _ in range(2)) < 0.5
+
+
+SHELLISH = st.lists(st.sampled_from(
+    list(" \t\n;&|()<>{}'\"\\$`#~*=-/") + ["$(", "$((", "${", "<<", "<<EOF", "EOF", "<<<", "<(", "sh -c ", "bash ",
+                                          "eval ", "sudo ", "xargs ", "find . -exec ", "python -c ", "rm -rf /",
+                                          "git reset --hard", "\\\n", "$'\\x41'", "\0", "é", "\ud800"]),
+    max_size=200).map("".join)
+
+
+@settings(max_examples=400, deadline=None)
+@given(text=st.one_of(st.text(max_size=2000), SHELLISH, st.binary(max_size=500)))
+def test_property_never_raises_and_stays_bounded(text):
+    start = time.perf_counter()
+    commands = shell.read(text)
+    elapsed = time.perf_counter() - start
+    assert isinstance(commands, list) and all(isinstance(c, shell.Command) for c in commands)
+    assert len(commands) <= shell.MAX_COMMANDS * 4
+    size = len(text) if text else 1
+    assert elapsed <= 0.050 * max(1.0, size / 100_000) + 0.05  # 50 ms per 100 KB, plus a scheduling margin
