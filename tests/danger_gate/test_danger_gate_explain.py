@@ -23,3 +23,23 @@ def test_a_row_that_matches_but_loses_nothing_does_not_block(tmp_path):
     verdict = next(v for v in dangers.explain("git reset --hard", str(world.repo("changed")), world.env)
                    if v["id"] == "GIT-RESET-HARD-UNSAVED")
     assert verdict["blocks"] and verdict["lost"] == ["1 uncommitted change to tracked.txt"]
+
+
+def test_hookmux_explain_shows_the_gates_verdict_beside_the_advisorys(tmp_path):
+    import json
+    import subprocess
+    import sys
+
+    world = World(tmp_path)
+    repo = world.repo("changed")
+    cmd = [sys.executable, "-m", "hookmux.cli", "explain", "rm -rf ~/Documents && git reset --hard", "--cwd", str(repo)]
+    report = json.loads(subprocess.run(cmd + ["--json"], env=world.env, capture_output=True, text=True).stdout)
+    gate = {v["id"]: v for v in report["evaluators"]["danger gate"]}
+    assert gate["RM-RECURSIVE-UNDOABLE"]["verdict"] == "block"
+    assert gate["GIT-RESET-HARD-UNSAVED"]["why"] == "git reset with --hard: would lose 1 uncommitted change to tracked.txt"
+    assert "advisory" in report["evaluators"]
+    text = subprocess.run(cmd, env=world.env, capture_output=True, text=True).stdout
+    assert "danger gate: RM-RECURSIVE-UNDOABLE, GIT-RESET-HARD-UNSAVED" in text
+    clean = subprocess.run([sys.executable, "-m", "hookmux.cli", "explain", "git reset --hard", "--cwd",
+                            str(world.repo("clean"))], env=world.env, capture_output=True, text=True).stdout
+    assert "danger gate: quiet" in clean and "but nothing would be lost here" in clean
