@@ -12,6 +12,8 @@ import time
 
 #: Seconds all questions of one call may take together.
 BUDGET = 2.0
+#: Bytes of git output read at most (a listing past it is not judged).
+MAX_OUTPUT = 4 << 20
 _ENV = {
     "GIT_OPTIONAL_LOCKS": "0",
     "GIT_TERMINAL_PROMPT": "0",
@@ -34,26 +36,13 @@ class Git:
         left = self.deadline - time.monotonic()
         if left <= 0.05 or not cwd or not os.path.isdir(cwd):
             return None
-        import subprocess
-
+        argv = ["git", "-C", cwd, "-c", "core.fsmonitor=false", "-c", "core.quotepath=off", *args]
         try:
-            # A session of its own: on a timeout the whole group goes (a wrapper's child
-            # holding the pipe would keep communicate() waiting).
-            proc = subprocess.Popen(
-                ["git", "-c", "core.fsmonitor=false", "-c", "core.quotepath=off", *args],
-                cwd=cwd, env=self.env, stdin=subprocess.DEVNULL, stdout=subprocess.PIPE,
-                stderr=subprocess.DEVNULL, start_new_session=True,
-            )
-        except (OSError, ValueError, subprocess.SubprocessError):
+            return _spawned(argv, self.env, left)
+        except (AttributeError, NotImplementedError, TypeError):
+            return _subprocess(argv, self.env, left)  # no posix_spawn with setsid here
+        except (OSError, ValueError):
             return None
-        try:
-            out, _ = proc.communicate(timeout=left)
-        except subprocess.TimeoutExpired:
-            _kill_group(proc)
-            return None
-        if proc.returncode != 0:
-            return None
-        return out
 
     # ---------------------------------------------------------------- questions
 
@@ -101,6 +90,76 @@ class Git:
             wanted = which if which.startswith("stash@{") else "stash@{%s}" % which
             entries = [entry for entry in entries if entry.split(" ", 1)[0] == wanted]
         return _describe(entries, "stash entry", "")
+
+
+def _spawned(argv, env, timeout):
+    """stdout of ``argv`` started with ``posix_spawnp`` in a session of its own (the subprocess
+    module costs about as much to import as the rest of the gate); None on a failure or when
+    it outlives ``timeout`` (its whole process group is killed then)."""
+    import select
+
+    read_end, write_end = os.pipe()
+    try:
+        null = os.open(os.devnull, os.O_RDWR)
+        try:
+            pid = os.posix_spawnp(argv[0], argv, env, setsid=True, file_actions=[
+                (os.POSIX_SPAWN_DUP2, null, 0), (os.POSIX_SPAWN_DUP2, write_end, 1), (os.POSIX_SPAWN_DUP2, null, 2),
+                (os.POSIX_SPAWN_CLOSE, read_end)])
+        finally:
+            os.close(null)
+    except BaseException:
+        os.close(read_end)
+        os.close(write_end)
+        raise
+    os.close(write_end)
+    deadline = time.monotonic() + timeout
+    chunks = []
+    try:
+        while True:
+            left = deadline - time.monotonic()
+            if left <= 0 or not select.select([read_end], [], [], left)[0]:
+                _kill(pid)
+                return None
+            chunk = os.read(read_end, 65536)
+            if not chunk:
+                break
+            chunks.append(chunk)
+            if sum(map(len, chunks)) > MAX_OUTPUT:
+                _kill(pid)
+                return None
+    finally:
+        os.close(read_end)
+    _, status = os.waitpid(pid, 0)
+    return b"".join(chunks) if os.WIFEXITED(status) and os.WEXITSTATUS(status) == 0 else None
+
+
+def _kill(pid):
+    import _signal
+
+    try:
+        os.killpg(pid, _signal.SIGKILL)
+    except OSError:
+        pass
+    try:
+        os.waitpid(pid, 0)
+    except OSError:
+        pass
+
+
+def _subprocess(argv, env, timeout):
+    import subprocess
+
+    try:
+        proc = subprocess.Popen(argv, env=env, stdin=subprocess.DEVNULL, stdout=subprocess.PIPE,
+                                stderr=subprocess.DEVNULL, start_new_session=True)
+    except (OSError, ValueError, subprocess.SubprocessError):
+        return None
+    try:
+        out, _ = proc.communicate(timeout=timeout)
+    except subprocess.TimeoutExpired:
+        _kill_group(proc)
+        return None
+    return out if proc.returncode == 0 else None
 
 
 def _kill_group(proc):

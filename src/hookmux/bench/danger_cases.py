@@ -71,5 +71,5 @@ def cases(setup, case_type, expect_silent, json_lines) -> list:
         case_type("B9.hazard", "danger gate, rm -rf of HOME's Documents (denies)", [gate], fixed("danger-hazard"),
                   expect_deny_naming("Documents", json_lines), target=3.0),
         case_type("B9.githazard", "danger gate, git reset --hard over a change (asks git, denies)", [gate],
-                  fixed("danger-git-hazard"), expect_deny_naming("uncommitted", json_lines)),
+                  fixed("danger-git-hazard"), expect_deny_naming("uncommitted", json_lines), target=3.0),
     ]
