@@ -79,7 +79,7 @@ def append_records(path, records, limit=DEFAULT_MAX_BYTES):
     directory = os.path.dirname(os.path.abspath(path))
     # The lock makes the folder when it is missing.
     with state.file_lock(os.path.join(directory, ".lock"), timeout=LOCK_TIMEOUT):
-        fd = os.open(path, os.O_WRONLY | os.O_APPEND | os.O_CREAT, 0o600)
+        fd = os.open(path, os.O_WRONLY | os.O_APPEND | os.O_CREAT | state.NOFOLLOW, 0o600)
         try:
             os.write(fd, data.encode("utf-8"))
             size = os.fstat(fd).st_size
@@ -116,7 +116,7 @@ def encode(value):
 
 def _compact(state, path, limit):
     """Keep the newest whole lines that fit in half of ``limit``."""
-    with open(path, "rb") as handle:
+    with open(os.open(path, os.O_RDONLY | state.NOFOLLOW), "rb") as handle:
         handle.seek(max(0, os.fstat(handle.fileno()).st_size - limit // 2))
         tail = handle.read()
     cut = tail.find(b"\n")
@@ -131,7 +131,7 @@ def read_records(path):
     appended since: the records read before are kept, keyed by the file's identity, as long as
     it only grew (a compaction writes a new file). Callers must not change the records."""
     try:
-        with open(path, "rb") as handle:
+        with open(os.open(path, os.O_RDONLY | _state().NOFOLLOW), "rb") as handle:
             info = os.fstat(handle.fileno())
             identity = (info.st_dev, info.st_ino)
             known = _READ.get(path)
@@ -204,6 +204,8 @@ def dispatch_record(event, host, outcome, reason, duration_ms, rows, now=None):
 
 def row_code(outcome):
     """The ledger's code for one selected row's outcome record (the engine's ``Outcome``)."""
+    if outcome.kind == "breaker":  # skipped: its circuit breaker is open (breaker.py)
+        return "breaker-open"
     if not outcome.ran:
         return "import-error" if outcome.kind == "error" else "not-run"
     if outcome.kind == "timeout":

@@ -24,8 +24,16 @@ PRUNE_MARK = ".pruned"
 FUTURE_SLACK = 60.0
 
 
+# Opens of state files never follow a link (0 where the platform has no such flag).
+NOFOLLOW = getattr(os, "O_NOFOLLOW", 0)
+
+
 class LockTimeout(OSError):
     """The lock was still held by someone else when the timeout ran out."""
+
+
+class UntrustedState(OSError):
+    """The state folder is not this user's alone: another user could read or forge its files."""
 
 
 def state_dir():
@@ -33,8 +41,24 @@ def state_dir():
 
     The one definition for hooks and installer alike (the CLI loads this file through
     ``hookmux.resources.runtime("state")``), so install locks and pending records land
-    where the hooks look.
+    where the hooks look. Raises ``UntrustedState`` when another user could change what is
+    in it (``untrusted()``): every hook treats that as no state (it advises, writes nothing).
     """
+    root = configured_state_dir()
+    if root not in _TRUSTED:
+        why = untrusted(root)
+        if why:
+            raise UntrustedState("hookmux: state folder %s refused: %s" % (root, why))
+        if os.path.isdir(root):  # a verdict holds for good: nobody else can change those folders
+            _TRUSTED.add(root)
+    return root
+
+
+_TRUSTED = set()
+
+
+def configured_state_dir():
+    """Where the state folder is configured to be, checked or not."""
     explicit = os.environ.get("HOOKMUX_STATE_DIR")
     if explicit:
         return os.path.abspath(os.path.expanduser(explicit))
@@ -44,8 +68,52 @@ def state_dir():
     return os.path.join(os.path.expanduser("~"), ".local", "state", "hookmux")
 
 
+def untrusted(folder, resolved=False):
+    """Why another user could change what ``folder`` holds, or None when nobody can.
+
+    Trusted: the folder (where it exists) is this user's and writable by nobody else, and each
+    folder above it is this user's or root's and writable by nobody else, or sticky (``/tmp``:
+    others cannot move what they do not own). A link on the way is resolved first. A part not made yet
+    is judged by the folder it will be made in (``_make_dir`` checks again once it is made).
+    """
+    uid = os.getuid() if hasattr(os, "getuid") else None
+    if uid is None:
+        return None  # Windows: no owners to compare (ACLs are out of scope)
+    parts = [part for part in os.path.abspath(folder).split(os.sep) if part]
+    path, last = os.sep, None
+    for depth in range(len(parts) + 1):
+        if depth:
+            path = os.path.join(path, parts[depth - 1])
+        try:
+            info = os.lstat(path)
+        except FileNotFoundError:
+            break
+        except OSError as exc:
+            return "%s: %s" % (path, exc.strerror)
+        last = (path, info, depth == len(parts))
+        if info.st_mode & 0o170000 == 0o120000:  # a link: judge where it leads (realpath is slow: only now)
+            return "%s is a link" % path if resolved else untrusted(os.path.realpath(folder), True)
+        if not _S_ISDIR(info.st_mode):
+            return "%s is not a folder" % path
+        if info.st_uid not in (uid, 0):
+            return "%s belongs to uid %d" % (path, info.st_uid)
+        if info.st_mode & 0o022 and not (info.st_mode & 0o1000 and depth < len(parts)):
+            return "%s is writable by other users (mode %o)" % (path, info.st_mode & 0o7777)
+    if last is not None and last[2] and last[1].st_uid != uid:
+        return "%s belongs to uid %d, not to this user" % (last[0], last[1].st_uid)
+    return None
+
+
+def _S_ISDIR(mode):
+    return mode & 0o170000 == 0o040000
+
+
 def _make_dir(directory):
-    os.makedirs(directory, mode=0o700, exist_ok=True)
+    if not os.path.isdir(directory):
+        os.makedirs(directory, mode=0o700, exist_ok=True)
+        root = configured_state_dir()
+        if root not in _TRUSTED and (directory + os.sep).startswith(root + os.sep):
+            state_dir()  # made now: someone else may have made it first (raises UntrustedState)
 
 
 def atomic_write_text(path, text, encoding="utf-8", fsync=False):
@@ -58,7 +126,7 @@ def atomic_write_text(path, text, encoding="utf-8", fsync=False):
     directory = os.path.dirname(os.path.abspath(path))
     _make_dir(directory)
     temp = os.path.join(directory, ".%s.%d.%s.tmp" % (os.path.basename(path), os.getpid(), os.urandom(4).hex()))
-    fd = os.open(temp, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
+    fd = os.open(temp, os.O_WRONLY | os.O_CREAT | os.O_EXCL | NOFOLLOW, 0o600)
     try:
         with os.fdopen(fd, "w", encoding=encoding) as handle:
             handle.write(text)
@@ -85,7 +153,7 @@ def read_json(path, default=None):
     import json
 
     try:
-        with open(path, "r", encoding="utf-8") as handle:
+        with open(os.open(path, os.O_RDONLY | NOFOLLOW), "r", encoding="utf-8") as handle:
             return json.load(handle)
     except (OSError, ValueError):
         return default
@@ -111,10 +179,10 @@ class file_lock:
             if self._enter_filelock():
                 return self
         try:
-            fd = os.open(self.path, os.O_RDWR | os.O_CREAT, 0o600)
+            fd = os.open(self.path, os.O_RDWR | os.O_CREAT | NOFOLLOW, 0o600)
         except FileNotFoundError:  # its folder is made on first use only
             _make_dir(os.path.dirname(os.path.abspath(self.path)))
-            fd = os.open(self.path, os.O_RDWR | os.O_CREAT, 0o600)
+            fd = os.open(self.path, os.O_RDWR | os.O_CREAT | NOFOLLOW, 0o600)
         try:
             self._poll(fd, time.monotonic() + self.timeout)
         except BaseException:
@@ -275,8 +343,11 @@ def prune_due(directory, now):
     except OSError:
         pass
     try:
-        os.close(os.open(mark, os.O_WRONLY | os.O_CREAT, 0o600))
-        os.utime(mark, (now, now))
+        fd = os.open(mark, os.O_WRONLY | os.O_CREAT | NOFOLLOW, 0o600)
+        try:
+            os.utime(fd if os.utime in getattr(os, "supports_fd", ()) else mark, (now, now))
+        finally:
+            os.close(fd)
     except OSError:
         pass
     return True

@@ -7,7 +7,8 @@
 a runner run the selected ones (``dispatch_runner``: the Runner interface) and
 returns one ``Outcome`` per row, in manifest order, selected or not. ``run()``
 wraps it the way pluggy wraps a hook call: parse the payload
-(``_common/event.py``), load the manifest (``_common/manifest.py``), dispatch,
+(``_common/event.py``), load the manifest (``_common/manifest.py``) with the user's
+and a trusted project's layers over it (``_common/layers.py``), dispatch,
 hand the outcomes to the trace (``dispatch_trace``) when tracing, and render the
 ``additionalContext`` of the rows that emitted as ONE JSON line in the host's
 dialect. It only advises: never a permission decision. The process around it —
@@ -64,7 +65,8 @@ class Outcome:
 # ---------------------------------------------------------------- the API
 
 
-def run(event, stdin_text, *, manifest=None, hooks_root=None, trace=None, runner=None, observe=None, host=None):
+def run(event, stdin_text, *, manifest=None, hooks_root=None, trace=None, runner=None, observe=None, host=None,
+        breaker=False):
     """Dispatch one hook event; return exactly what the entry point prints.
 
     ``manifest`` is a path, an already-parsed dict or a loaded Manifest (default: manifest.json
@@ -73,6 +75,8 @@ def run(event, stdin_text, *, manifest=None, hooks_root=None, trace=None, runner
     when given, is called once with ``(call, outcomes, failure)`` at the end (the
     transport's terminal ledger; ``failure`` is None or ``"dispatcher-error"``). ``host``
     (``--host``) names the host when the command line says it (Codex: strict output).
+    ``breaker``: skip rows whose circuit breaker is open and count failures
+    (``_common/breaker.py``; the transports turn it on, in-process callers get none).
     Never raises: any failure of the dispatcher itself yields "".
     """
     emit_trace = trace or _no_trace
@@ -85,7 +89,10 @@ def run(event, stdin_text, *, manifest=None, hooks_root=None, trace=None, runner
         if reason:
             emit_trace(reason)
             return ""
-        outcomes = dispatch(call, _manifest.load(manifest, hooks_root), stdin_text, runner)
+        loaded = _manifest.with_layers(_manifest.load(manifest, hooks_root), call.cwd)
+        for severity, message in loaded.problems:
+            emit_trace("layer %s: %s" % (severity, message))
+        outcomes = dispatch(call, loaded, stdin_text, runner, breaker)
         if trace is not None:
             for line in dispatch_trace.lines(outcomes):
                 trace(line)
@@ -102,8 +109,9 @@ def run(event, stdin_text, *, manifest=None, hooks_root=None, trace=None, runner
                 pass
 
 
-def dispatch(call, manifest, stdin_text, runner=None):
-    """One Outcome per row of ``call``'s event in ``manifest``, after running the selected ones."""
+def dispatch(call, manifest, stdin_text, runner=None, breaker=False):
+    """One Outcome per row of ``call``'s event in ``manifest``, after running the selected ones
+    (with ``breaker``, the selected ones whose circuit breaker is not open)."""
     tool_names = call.tool_names()
     outcomes = [Outcome(row) for row in manifest.rows(call.name)]
     jobs = []
@@ -114,13 +122,30 @@ def dispatch(call, manifest, stdin_text, runner=None):
             outcome.selected = True
             jobs.append(outcome)
     if jobs:
+        held = _breaker(manifest.hooks_root) if breaker else None
+        if held is not None:
+            jobs = held.admit(jobs)
         if runner is None:
             from dispatch_runner import ThreadRunner
 
             runner = ThreadRunner()
-        runner.run(jobs, stdin_text, manifest.hooks_root)
+        if jobs:
+            runner.run(jobs, stdin_text, manifest.hooks_root)
         conclude(jobs)
+        if held is not None:
+            held.record(jobs)
     return outcomes
+
+
+def _breaker(hooks_root):
+    """The circuit breaker of this tree for one dispatch (None when off or unusable); loaded
+    only once a row is selected, and before any check runs."""
+    try:
+        from _common import breaker
+
+        return breaker.load(hooks_root)
+    except Exception:
+        return None
 
 
 def conclude(jobs):

@@ -28,7 +28,11 @@ the end of file of a standby that died), and reads the frames file. FIFOs and
 files, not a socket: ``_socket`` alone costs ~1 ms to import. A call nobody claimed within ``READY_WAIT`` is taken back (its file
 removed, which a later claim cannot get past), so a call that is not served ran
 nowhere: no pool yet (this starts one, for the next call), every standby busy,
-or a pool running other code than this tree's. Linux only (elsewhere a FIFO may
+or a pool running other code than this tree's. The runtime folder and the pool's are opened
+once per call without following a link and checked by descriptor (this user's, mode 0700), and
+every file of the call is made and opened relative to that descriptor (``open_owned``): a path
+another user can swap leads nowhere; a runtime folder that is not this user's alone is never
+used (every call forks; ``hookmux status`` says why). Linux only (elsewhere a FIFO may
 read as closed before its writer comes, and nothing copies a standby's pages
 ahead of time). ``HOOKMUX_WARM=0`` turns the pool off; ``HOOKMUX_RUNTIME_DIR``
 moves its folder.
@@ -84,37 +88,47 @@ def run_in_standby(jobs, stdin_text, hooks_root):
         return 0
     start = time.monotonic()
     deadline = start + max(job.row.timeout for job in jobs) + MARGIN
+    pool = None
     try:
-        pool = pool_dir()
-        if not private(os.path.dirname(pool)):
-            launch(pool)  # it makes the folder, or finds it is not ours and leaves
-            return 0
-        calls = os.open(os.path.join(pool, CALLS), os.O_WRONLY | os.O_NONBLOCK)
+        pool = open_pool()
+        if pool is None:
+            return 0  # a runtime folder that is not ours alone: never used (hookmux status says why)
+        calls = open_owned(CALLS, os.O_WRONLY | os.O_NONBLOCK, pool, FIFO)
     except OSError as exc:
         if exc.errno in (2, 6):  # ENOENT, ENXIO: no pool, or nobody reads its FIFO
-            launch(pool)
+            launch(pool_dir())
+        if pool is not None:
+            os.close(pool)
         return 0
     except Exception:
         return 0
-    base = os.path.join(pool, "%d-%d" % (os.getpid(), time.monotonic_ns()))
-    waiter = None
+    try:
+        return _call(pool, calls, jobs, stdin_text, hooks_root, start, deadline)
+    finally:
+        os.close(pool)
+
+
+def _call(pool, calls, jobs, stdin_text, hooks_root, start, deadline):
+    """The call through the pool's folder ``pool`` (an fd: every name below is relative to it)."""
+    base = "%d-%d" % (os.getpid(), time.monotonic_ns())
+    waiter = frames = None
     sent = False
     try:
         try:
-            _write_file(base + ".call", _request(jobs, stdin_text, hooks_root))
-            _write_file(base + ".frames", b"")
-            os.mkfifo(base + ".done", 0o600)
-            waiter = _Waiter(base + ".done")
-            sent = os.write(calls, os.path.basename(base).encode().ljust(MESSAGE)) == MESSAGE
+            _write_file(base + ".call", _request(jobs, stdin_text, hooks_root), pool)
+            frames = os.open(base + ".frames", os.O_RDWR | os.O_CREAT | os.O_EXCL | NOFOLLOW, 0o600, dir_fd=pool)
+            os.mkfifo(base + ".done", 0o600, dir_fd=pool)
+            waiter = _Waiter(base + ".done", pool)
+            sent = os.write(calls, base.encode().ljust(MESSAGE)) == MESSAGE
         finally:
             os.close(calls)
-        end = waiter.wait(base + ".call", deadline)
+        end = waiter.wait(base + ".call", pool, deadline)
     except Exception:
-        end = None if not sent or _taken_back(base + ".call") else EOF
+        end = None if not sent or _taken_back(base + ".call", pool) else EOF
     try:
-        if end is None:
+        if end is None or frames is None:
             return 0  # nobody claimed it: it ran nowhere
-        hello, bodies = _read_frames_file(base + ".frames")
+        hello, bodies = _read_frames_file(frames)
         if hello is None:
             standby, current = -1, True  # claimed, and gone (or out of time) before its hello
         else:
@@ -134,17 +148,57 @@ def run_in_standby(jobs, stdin_text, hooks_root):
     finally:
         if waiter is not None:
             waiter.close()
+        if frames is not None:
+            os.close(frames)
         for suffix in (".call", ".frames", ".done"):
             try:
-                os.unlink(base + suffix)
+                os.unlink(base + suffix, dir_fd=pool)
             except OSError:
                 pass
 
 
-def private(folder):
-    """Whether ``folder`` is this user's and closed to everyone else."""
-    info = os.stat(folder)
-    return info.st_uid == os.getuid() and not info.st_mode & 0o077
+# Every name in the pool's folders is opened without following a link, and checked by the
+# descriptor it got: the folder may be reached through one another user can change.
+NOFOLLOW = getattr(os, "O_NOFOLLOW", 0)
+FOLDER, FIFO, FILE = 0o040000, 0o010000, 0o100000
+
+
+def open_owned(name, flags, dir_fd=None, kind=FILE, mode=0o600):
+    """An fd of ``name`` (relative to ``dir_fd``), not through a link, when what it opened is
+    a ``kind`` of this user's that nobody else may open; else ``PermissionError``."""
+    fd = os.open(name, flags | NOFOLLOW | os.O_CLOEXEC, mode, dir_fd=dir_fd)
+    info = os.fstat(fd)
+    if info.st_uid != os.getuid() or info.st_mode & 0o077 or info.st_mode & 0o170000 != kind:
+        os.close(fd)
+        raise PermissionError(13, "not this user's alone", name)
+    return fd
+
+
+def open_private(name, dir_fd=None, make=False):
+    """The fd of the folder ``name`` when it is this user's and closed to everyone else, else
+    None (``make``: made first when missing; a missing one raises ``FileNotFoundError`` otherwise)."""
+    if make:
+        try:
+            os.mkdir(name, 0o700, dir_fd=dir_fd)
+        except FileExistsError:
+            pass
+    try:
+        return open_owned(name, os.O_RDONLY | os.O_DIRECTORY, dir_fd, FOLDER)
+    except FileNotFoundError:
+        raise
+    except OSError:  # a link (ELOOP), not a folder, not ours, open to others
+        return None
+
+
+def open_pool():
+    """The fd of this pool's folder, or None when the runtime folder or the pool's is not ours alone."""
+    runtime = open_private(runtime_dir())
+    if runtime is None:
+        return None
+    try:
+        return open_private(pool_name(), runtime)
+    finally:
+        os.close(runtime)
 
 
 def _request(jobs, stdin_text, hooks_root):
@@ -155,8 +209,8 @@ def _request(jobs, stdin_text, hooks_root):
     return marshal.dumps(call)
 
 
-def _write_file(path, data):
-    fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
+def _write_file(name, data, dir_fd):
+    fd = os.open(name, os.O_WRONLY | os.O_CREAT | os.O_EXCL | NOFOLLOW, 0o600, dir_fd=dir_fd)
     try:
         while data:
             data = data[os.write(fd, data):]
@@ -169,17 +223,17 @@ class _Waiter:
     it is gone. Its reader is open before the call is announced, so the standby's open always
     finds one, and Linux reports no end of file before a first writer came."""
 
-    def __init__(self, path):
-        self.fd = os.open(path, os.O_RDONLY | os.O_NONBLOCK)
+    def __init__(self, name, dir_fd):
+        self.fd = open_owned(name, os.O_RDONLY | os.O_NONBLOCK, dir_fd, FIFO)
 
-    def wait(self, call_path, deadline):
+    def wait(self, call_name, dir_fd, deadline):
         """None when nobody claimed the call within READY_WAIT (it is taken back), else EOF
         (done or gone: the frames say which) or DEADLINE."""
         import select
 
         if select.select([self.fd], [], [], READY_WAIT)[0]:
             return EOF
-        if _taken_back(call_path):
+        if _taken_back(call_name, dir_fd):
             return None
         remaining = deadline - time.monotonic()
         return EOF if remaining > 0 and select.select([self.fd], [], [], remaining)[0] else DEADLINE
@@ -188,10 +242,15 @@ class _Waiter:
         os.close(self.fd)
 
 
-def _read_frames_file(path):
+def _read_frames_file(fd):
     """The standby's hello ``(pid, current)`` (None if it wrote none) and the frames after it."""
-    with open(path, "rb") as handle:
-        bodies, _ = split_frames(handle.read())
+    data = b""
+    while True:
+        chunk = os.pread(fd, 1 << 20, len(data))
+        if not chunk:
+            break
+        data += chunk
+    bodies, _ = split_frames(data)
     try:
         kind, pid, current = marshal.loads(bodies[0])
         if kind == "hello":
@@ -201,10 +260,10 @@ def _read_frames_file(path):
     return None, bodies
 
 
-def _taken_back(call_path):
+def _taken_back(call_name, dir_fd):
     """Whether the call was still unclaimed, and is now withdrawn."""
     try:
-        os.unlink(call_path)
+        os.unlink(call_name, dir_fd=dir_fd)
         return True
     except FileNotFoundError:
         return False
@@ -223,8 +282,12 @@ def runtime_dir():
 
 
 def pool_dir():
-    """The pool's folder for this interpreter, its start-up flags and this hooks tree: the
-    three in its name, escaped (a hash costs more; a name over NAME_MAX is hashed)."""
+    return os.path.join(runtime_dir(), pool_name())
+
+
+def pool_name():
+    """The name of the pool's folder for this interpreter, its start-up flags and this hooks
+    tree: the three in its name, escaped (a hash costs more; a name over NAME_MAX is hashed)."""
     flags = sys.flags
     key = "%s@%s@%d%d%d" % (sys.executable, HERE, flags.no_site, flags.ignore_environment, flags.isolated)
     name = key.replace("%", "%25").replace("/", "%2F")
@@ -233,7 +296,7 @@ def pool_dir():
         for byte in key.encode("utf-8", "surrogateescape"):
             digest = ((digest ^ byte) * 0x100000001B3) & 0xFFFFFFFFFFFFFFFF
         name = "%016x" % digest
-    return os.path.join(runtime_dir(), name)
+    return name
 
 
 def code_stamp():

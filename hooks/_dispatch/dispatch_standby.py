@@ -2,7 +2,9 @@
 
     python3 -S -E dispatch_standby.py POOL_FOLDER     (started by dispatch_isolated.launch)
 
-The manager makes the pool's folder in the private runtime folder, holds its
+The manager makes the pool's folder in the private runtime folder, keeps it open (every later
+name is relative to that descriptor, no link followed, and a call file is taken only when it
+is this user's and private: ``dispatch_isolated.open_owned``), holds its
 ``lock`` for its life (one manager per pool), makes the ``calls`` FIFO, loads the
 dispatcher's modules and the ``PRELOADED`` standard ones, and forks ``STANDBYS``
 standbys. It never runs a check itself. A fresh standby first copies every
@@ -45,26 +47,30 @@ def main(pool):
         idle = float(os.environ.get("HOOKMUX_WARM_IDLE") or IDLE)
     except ValueError:
         idle = IDLE
-    if not _private_folder(os.path.dirname(pool)) or not _private_folder(pool):
+    import dispatch_isolated as isolated
+
+    try:
+        folder = _private_folder(pool, isolated)
+    except OSError:
+        return
+    if folder is None:
         return
     import fcntl
 
-    lock = os.open(os.path.join(pool, "lock"), os.O_RDWR | os.O_CREAT, 0o600)
+    # Every name below is relative to the folder's fd: the path may be changed under us.
+    lock = os.open("lock", os.O_RDWR | os.O_CREAT | isolated.NOFOLLOW, 0o600, dir_fd=folder)
     try:
         fcntl.flock(lock, fcntl.LOCK_EX | fcntl.LOCK_NB)
     except OSError:
         return  # another manager has this pool
-    calls_path = os.path.join(pool, "calls")
     try:
-        os.unlink(calls_path)  # left by a manager that is gone (we hold the lock)
+        os.unlink("calls", dir_fd=folder)  # left by a manager that is gone (we hold the lock)
     except FileNotFoundError:
         pass
-    os.mkfifo(calls_path, 0o600)
-    calls = os.open(calls_path, os.O_RDWR | os.O_NONBLOCK)  # read-write: never an end of file
+    os.mkfifo("calls", 0o600, dir_fd=folder)
+    calls = isolated.open_owned("calls", os.O_RDWR | os.O_NONBLOCK, folder, isolated.FIFO)  # never an end of file
 
-    import dispatch_isolated
-
-    stamp = dispatch_isolated.code_stamp()  # before the rest is loaded: an upgrade now makes it stale
+    stamp = isolated.code_stamp()  # before the rest is loaded: an upgrade now makes it stale
     import dispatch_runner
     import dispatch_transport  # noqa: F401  (the standby's watchdog)
 
@@ -75,16 +81,23 @@ def main(pool):
             __import__(module)
         except ImportError:
             pass
-    Manager(pool, calls, lock, stamp, _page_toucher()).run(os.stat(calls_path).st_ino, idle)
+    Manager(folder, calls, lock, stamp, _page_toucher()).run(os.fstat(calls).st_ino, idle)
 
 
-def _private_folder(folder):
+def _private_folder(pool, isolated):
+    """The fd of the pool's folder (made, in its runtime folder, when missing), or None when
+    either is not this user's alone."""
+    runtime_path = os.path.dirname(pool)
+    parent = os.path.dirname(runtime_path)
+    if parent and not os.path.isdir(parent):
+        os.makedirs(parent, 0o700, exist_ok=True)
+    runtime = isolated.open_private(runtime_path, make=True)
+    if runtime is None:
+        return None
     try:
-        os.makedirs(folder, 0o700, exist_ok=True)
-        info = os.stat(folder)
-    except OSError:
-        return False
-    return info.st_uid == os.getuid() and not info.st_mode & 0o077
+        return isolated.open_private(os.path.basename(pool), runtime, make=True)
+    finally:
+        os.close(runtime)
 
 
 def _page_toucher():
@@ -102,8 +115,8 @@ def _page_toucher():
 
 
 class Manager:
-    def __init__(self, pool, calls, lock, stamp, madvise):
-        self.pool = pool
+    def __init__(self, folder, calls, lock, stamp, madvise):
+        self.folder = folder  # the pool's folder, an fd
         self.calls = calls
         self.lock = lock
         self.stamp = stamp
@@ -130,7 +143,6 @@ class Manager:
         signal.set_wakeup_fd(self.exited_w)
         signal.signal(signal.SIGCHLD, _ignore)
         last_call = swept = time.monotonic()
-        calls_path = os.path.join(self.pool, "calls")
         while True:
             while len(self.idle) + len(self.busy) < STANDBYS or not self.idle:
                 self.idle.add(self.fork())
@@ -148,7 +160,8 @@ class Manager:
             self.reap()
             self.report()
             try:
-                current = os.stat(calls_path).st_ino == bound and dispatch_isolated.code_stamp() == self.stamp
+                current = (os.stat("calls", dir_fd=self.folder, follow_symlinks=False).st_ino == bound
+                           and dispatch_isolated.code_stamp() == self.stamp)
             except OSError:
                 current = False
             now = time.monotonic()
@@ -159,9 +172,9 @@ class Manager:
                 self.sweep()
         os.close(self.life_w)
         try:
-            if os.stat(calls_path).st_ino == bound:
-                os.unlink(calls_path)
-                os.unlink(os.path.join(self.pool, "manager"))
+            if os.stat("calls", dir_fd=self.folder, follow_symlinks=False).st_ino == bound:
+                os.unlink("calls", dir_fd=self.folder)
+                os.unlink("manager", dir_fd=self.folder)
         except OSError:
             pass
 
@@ -185,11 +198,20 @@ class Manager:
         (the standbys' once reaped), for ``hookmux status`` and ``hookmux bench``."""
         if self.reported == (self.served, self.reaped):
             return
+        import dispatch_isolated
+
         line = "%d %d %.1f\n" % (os.getpid(), self.served, sum(os.times()[:4]) * 1000)
-        temp = os.path.join(self.pool, "manager.tmp")
-        with open(temp, "w") as handle:
-            handle.write(line)
-        os.replace(temp, os.path.join(self.pool, "manager"))
+        try:
+            os.unlink("manager.tmp", dir_fd=self.folder)  # a report cut short
+        except FileNotFoundError:
+            pass
+        fd = os.open("manager.tmp", os.O_WRONLY | os.O_CREAT | os.O_EXCL | dispatch_isolated.NOFOLLOW, 0o600,
+                     dir_fd=self.folder)
+        try:
+            os.write(fd, line.encode("ascii"))
+        finally:
+            os.close(fd)
+        os.replace("manager.tmp", "manager", src_dir_fd=self.folder, dst_dir_fd=self.folder)
         self.reported = (self.served, self.reaped)
 
     def reap(self):
@@ -207,12 +229,11 @@ class Manager:
     def sweep(self):
         import time
 
-        for name in os.listdir(self.pool):
+        for name in os.listdir(self.folder):
             if name.endswith((".call", ".out", ".taken")):
-                path = os.path.join(self.pool, name)
                 try:
-                    if time.time() - os.lstat(path).st_mtime > LEFTOVER:
-                        os.unlink(path)
+                    if time.time() - os.stat(name, dir_fd=self.folder, follow_symlinks=False).st_mtime > LEFTOVER:
+                        os.unlink(name, dir_fd=self.folder)
                 except OSError:
                     pass
 
@@ -223,7 +244,7 @@ def _ignore(signum, frame):
 
 class Standby:
     def __init__(self, manager):
-        self.pool = manager.pool
+        self.folder = manager.folder
         self.calls = manager.calls
         self.stamp = manager.stamp
         self.madvise = manager.madvise
@@ -235,8 +256,9 @@ class Standby:
         import marshal
         import select
 
-        from dispatch_isolated import FrameWriter
+        from dispatch_isolated import FIFO, FrameWriter, open_owned
 
+        folder = self.folder
         self.copy_pages()
         while True:
             ready = select.select([self.calls, self.life_r], [], [])[0]
@@ -246,9 +268,10 @@ class Standby:
                 name = os.read(self.calls, 64).decode("ascii", "replace").strip()
             except (BlockingIOError, InterruptedError):
                 continue  # another standby read it
-            taken = os.path.join(self.pool, name + ".taken")
+            if not name.replace("-", "").isdigit():
+                continue  # not a call's name
             try:
-                os.rename(os.path.join(self.pool, name + ".call"), taken)
+                os.rename(name + ".call", name + ".taken", src_dir_fd=folder, dst_dir_fd=folder)
             except OSError:
                 continue  # taken back by its caller, who gave up waiting
             break
@@ -256,14 +279,13 @@ class Standby:
         os.write(self.taken_w, pid.to_bytes(4, "big") + CLAIMED)
         for fd in (self.life_r, self.calls):
             os.close(fd)
-        base = os.path.join(self.pool, name)
-        try:
-            with open(taken, "rb") as handle:
+        try:  # only a file of this user's, made for nobody else, is a call (else this raises)
+            with open(open_owned(name + ".taken", os.O_RDONLY, folder), "rb") as handle:
                 call = marshal.loads(handle.read())
         finally:
-            os.unlink(taken)
-        frames = os.open(base + ".frames", os.O_WRONLY | os.O_APPEND)
-        done = os.open(base + ".done", os.O_WRONLY | os.O_NONBLOCK)  # fails if the caller is gone
+            os.unlink(name + ".taken", dir_fd=folder)
+        frames = open_owned(name + ".frames", os.O_WRONLY | os.O_APPEND, folder)
+        done = open_owned(name + ".done", os.O_WRONLY | os.O_NONBLOCK, folder, FIFO)  # fails if the caller is gone
         current = call[0] == self.stamp
         send = FrameWriter(frames)
         send.frame(marshal.dumps(("hello", pid, current)))

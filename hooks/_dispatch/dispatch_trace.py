@@ -3,6 +3,7 @@
     hookmux: [0] contraindication/check  selected 2.1ms ok, emitted 412 chars
     hookmux: [1] style/check  skipped: matcher does not match tool
     hookmux: [2] slow/check  selected 1000.3ms timeout (output dropped)
+    hookmux: [3] flaky/check  skipped: breaker open: 3 failures in a row, 52 s of 60 s cool-down left
 
 Imported only when tracing is on; it reads what the engine returned and changes nothing.
 """
@@ -16,6 +17,8 @@ def line(outcome):
     label = outcome.row.label()
     if not outcome.selected:
         return "%s  skipped: %s" % (label, outcome.why_not)
+    if outcome.kind == "breaker":
+        return "%s  skipped: %s" % (label, outcome.detail)
     if not outcome.ran:
         return "%s  selected, not run: %s" % (label, outcome.detail)
     head = "%s  selected %.1fms" % (label, outcome.elapsed_ms)

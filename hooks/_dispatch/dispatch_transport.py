@@ -143,6 +143,7 @@ def main(argv=None):
             runner=IsolatedRunner(Watchdog(devnull), (real_out.fileno(), real_err.fileno()), trace if tracing else None),
             observe=ledger_observer(started),
             host=options["host"],
+            breaker=True,
         )
         real_out.write(output)
         real_out.flush()

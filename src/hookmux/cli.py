@@ -40,6 +40,8 @@ COMMANDS = {
     "serve": "serve",
     "allow": "allow",
     "explain": "explain",
+    "trust": "trust",
+    "doctor": "doctor",
 }
 
 

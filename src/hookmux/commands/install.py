@@ -6,7 +6,7 @@ import argparse
 import os
 import sys
 
-from hookmux import wiring
+from hookmux import plugin_installs, wiring
 from hookmux.errors import InstallError
 from hookmux.installer import apply, codex_install, codex_trust, plan as install_plan, show, transaction
 from hookmux.installer.jsonfile import JsonFileError
@@ -60,9 +60,17 @@ def run(args: argparse.Namespace) -> int:
     if source is not None and not (source / "_dispatch" / "manifest.json").is_file():
         err.write(f"hookmux: {source}: not a hooks tree (no _dispatch/manifest.json)\n")
         return 1
+    if args.serve and not _loopback_supported():  # issue 32: the server could not tell who connects
+        err.write("hookmux: --serve needs Linux (the kernel says which user a loopback connection comes from; "
+                  "elsewhere the server would answer anyone): use command hooks (hookmux install without --serve)\n")
+        return 1
     missing = [d for d in agents_dirs if not os.path.isdir(d)]
     if missing:
         err.write(f"hookmux: --agents-dir {missing[0]}: not a folder\n")
+        return 1
+    refused = plugin_installs.install_refusal(settings, copilot_dir, codex_home)  # never wired twice
+    if refused:
+        err.write(f"hookmux: {refused}\nhookmux: nothing was changed\n")
         return 1
     try:
         codex_bin = codex_trust.find_codex(args.codex_bin)
@@ -87,6 +95,8 @@ def run(args: argparse.Namespace) -> int:
             show.describe(plan, out)
             return 0
         with transaction.lock():
+            if args.serve and _serve_files().move_if_held(str(target)):  # issue 32: a squatted port
+                err.write("hookmux: the kept serve port is held by another user's process: moved to a new one\n")
             plan = install_plan.plan_install(target, settings, copilot_dir, python, agents_dirs, source, codex_home,
                                              serve=args.serve, readopt=Carry)
             trusted_before = codex_install.snapshot(plan, codex_bin)
@@ -110,3 +120,15 @@ def _readable_by_others(path) -> bool:
         return bool(os.stat(path).st_mode & 0o044)
     except OSError:
         return False
+
+
+def _serve_files():
+    from hookmux.serve import files
+
+    return files
+
+
+def _loopback_supported() -> bool:
+    from hookmux import resources
+
+    return resources.runtime("loopback").supported()

@@ -12,10 +12,10 @@ import sys
 import time
 from collections import Counter
 
-from hookmux import resources
+from hookmux import breakers, resources
 
 HELP = "show recent dispatches, per-row counts, timeouts, failed-open counts and p50/p95 durations"
-ROW_CODES = ("emitted", "silent", "dropped", "timeout", "error", "import-error", "not-run")
+ROW_CODES = ("emitted", "silent", "dropped", "timeout", "error", "import-error", "not-run", "breaker-open")
 
 
 def configure(parser: argparse.ArgumentParser) -> None:
@@ -33,6 +33,7 @@ def run(args: argparse.Namespace) -> int:
     report["path"] = path
     report["enabled"] = not ledger.switched_off()
     report["silence"] = silence_summary()
+    report["breakers"] = breakers.everywhere()
     sys.stdout.write(json.dumps(report, indent=2) + "\n" if args.json else render(report))
     return 0
 
@@ -64,7 +65,7 @@ def summarize(records: list[dict], recent: int) -> dict:
             name, code, ms = row
             key = (str(name), record["event"])
             rows.setdefault(key, Counter())[str(code)] += 1
-            if isinstance(ms, (int, float)):
+            if isinstance(ms, (int, float)) and code != "breaker-open":  # skipped: it did not run
                 row_ms.setdefault(key, []).append(float(ms))
     return {
         "dispatches": len(records),
@@ -75,7 +76,7 @@ def summarize(records: list[dict], recent: int) -> dict:
         "p50_ms": percentile(durations, 0.5),
         "p95_ms": percentile(durations, 0.95),
         "rows": [
-            {"name": name, "event": event, "runs": sum(counts.values()),
+            {"name": name, "event": event, "runs": sum(counts.values()) - counts.get("breaker-open", 0),
              **{code: counts.get(code, 0) for code in ROW_CODES},
              "p50_ms": percentile(row_ms.get((name, event), []), 0.5),
              "p95_ms": percentile(row_ms.get((name, event), []), 0.95)}
@@ -122,7 +123,7 @@ def render(report: dict) -> str:
     lines = [f"ledger: {report['path']}" + ("" if report["enabled"] else "  (off: HOOKMUX_LEDGER)")]
     if not report["dispatches"]:
         lines.append("no dispatches recorded")
-        return "\n".join(lines + _render_silence(report.get("silence") or [])) + "\n"
+        return "\n".join(lines + _tail(report)) + "\n"
     outcomes = report["outcomes"]
     reasons = ", ".join(f"{name} {count}" for name, count in report["failed_open_reasons"].items())
     lines += [
@@ -132,13 +133,13 @@ def render(report: dict) -> str:
         f"duration: p50 {_ms(report['p50_ms'])} ms, p95 {_ms(report['p95_ms'])} ms",
         "",
         f"{'row':<36} {'event':<18} {'runs':>5} {'emitted':>7} {'silent':>6} {'timeout':>7} {'error':>5}"
-        f" {'p50 ms':>7} {'p95 ms':>7}",
+        f" {'skipped':>7} {'p50 ms':>7} {'p95 ms':>7}",
     ]
     for row in report["rows"]:
         errors = row["error"] + row["import-error"] + row["not-run"]
         lines.append(
             f"{row['name']:<36} {row['event']:<18} {row['runs']:>5} {row['emitted']:>7} {row['silent']:>6}"
-            f" {row['timeout']:>7} {errors:>5} {_ms(row['p50_ms']):>7} {_ms(row['p95_ms']):>7}")
+            f" {row['timeout']:>7} {errors:>5} {row['breaker-open']:>7} {_ms(row['p50_ms']):>7} {_ms(row['p95_ms']):>7}")
     if report["recent"]:
         lines += ["", "recent:"]
         for record in report["recent"]:
@@ -146,7 +147,13 @@ def render(report: dict) -> str:
             reason = f" ({record['reason']})" if record.get("reason") else ""
             lines.append(f"  {_when(record['t'])}  {record['event']:<18} {record['outcome']}{reason}"
                          f"  {record['ms']:.1f} ms  {rows}")
-    return "\n".join(lines + _render_silence(report.get("silence") or [])) + "\n"
+    return "\n".join(lines + _tail(report)) + "\n"
+
+
+def _tail(report: dict) -> list[str]:
+    """The calibrated-silence summary and the open or counting circuit breakers."""
+    entries = report.get("breakers") or []
+    return _render_silence(report.get("silence") or []) + ([""] + breakers.render(entries) if entries else [])
 
 
 def _render_silence(summary: list[dict]) -> list[str]:

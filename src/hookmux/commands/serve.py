@@ -107,6 +107,9 @@ def run(args: argparse.Namespace) -> int:
 
     try:
         return server.serve(hooks, port, secret, _idle_seconds(args), on_ready=ready)
+    except server.Unsupported as exc:
+        sys.stderr.write(f"hookmux: cannot serve: {exc}\n")
+        return 1
     except OSError as exc:
         sys.stderr.write(f"hookmux: cannot serve on 127.0.0.1:{port}: {exc.strerror or exc}\n")
         return 1

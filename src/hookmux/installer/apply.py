@@ -24,7 +24,9 @@ def _apply_wiring(journal: Journal, change: FileChange) -> None:
         return
     if change.backup:
         journal.backup(change.path)
-    journal.write(change.path, change.new)
+    from hookmux.serve.files import carries_secret
+
+    journal.write(change.path, change.new, 0o600 if carries_secret(change.new) else None)  # issue 32
 
 
 def _validate(target: Path) -> list[str]:

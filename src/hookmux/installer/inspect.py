@@ -6,7 +6,7 @@ import json
 import os
 from pathlib import Path
 
-from hookmux import resources
+from hookmux import breakers, resources
 from hookmux.installer import commands, entries, jsonfile, manifest_merge, merge, record as records, tree
 from hookmux.installer.jsonfile import JsonFileError
 from hookmux.installer.codex_hooks import hooks_file as codex_file
@@ -73,9 +73,12 @@ def status(target: Path, settings: Path | None, copilot_dir: Path | None, codex_
     for name, host in _wired_files(rec, settings, copilot_dir, codex_home).items():
         report["wired"].append(_wired_report(report, name, host, target, rec, manifest))
     if rec:
-        from hookmux.installer.warm_pool import pools_of
+        from hookmux.installer.warm_pool import pools_of, refusal
 
         report["warm_pools"] = pools_of(target)
+        report["warm_pool_refused"] = refusal()
+        report["breakers"] = breakers.of_tree(str(target))
+        report["problems"] += [line for line in map(breakers.problem, report["breakers"]) if line]
     hint = reinstall_hint(target, rec) if rec else "hookmux install"
     for item in report["wired"]:
         report["problems"] += _wiring_problems(item, target, rec, hint)
@@ -201,11 +204,11 @@ def _wired_report(report: dict, name: str, host, target: Path, rec, manifest) ->
         wanted = (entries.claude_serve_entries if serving else host.wanted)(manifest, str(target), rec.python)
         item = inspect_wiring(Path(name), host, target, wanted)
     if serving:
-        from hookmux.serve.probe import probe
+        from hookmux.serve.probe import probe, warnings
 
         running = probe(str(target))
         report["server"] = {"running": bool(running), "pid": running and running.get("pid"),
-                            "port": running and running.get("port")}
+                            "port": running and running.get("port"), "warnings": warnings(str(target), name)}
     return item
 
 
@@ -260,10 +263,13 @@ def render(report: dict) -> str:
             server = report["server"]
             lines.append(f"server:    pid {server['pid']} on 127.0.0.1:{server['port']}, answers" if server["running"]
                          else "server:    not running (the next Claude Code session starts it)")
+            lines += [f"server:    WARNING: {warning}" for warning in server.get("warnings", [])]
         for pool in report.get("warm_pools", []):
             lines.append(f"warm pool: pid {pool['pid']} ({pool['python']}), {pool['served']} calls served, "
                          f"{pool['cpu_ms'] / 1000:.1f} s CPU")
-        if not report.get("warm_pools"):
+        if report.get("warm_pool_refused"):
+            lines.append(f"warm pool: off, every call forks a worker: {report['warm_pool_refused']}")
+        elif not report.get("warm_pools"):
             lines.append("warm pool: not running (the next call that selects a check starts it)")
         lines.append(f"files:     {files['ok']} ok, {len(files['modified'])} modified, "
                      f"{len(files['missing'])} missing, {len(files['outdated'])} differ from the package")
@@ -292,5 +298,6 @@ def render(report: dict) -> str:
             flags += [f"CODEX: {entry['trust'].upper()}"] if entry.get("trust", "trusted") != "trusted" else []
             lines.append(f"  {entry['event']:<18} {entry['role']:<8} {'ok' if not flags else ', '.join(flags)}"
                          + (" (trusted)" if entry.get("trust") == "trusted" else ""))
+    lines += breakers.render(report.get("breakers") or [])
     lines += [f"problem:   {p}" for p in report["problems"]] or ["status:    ok"]
     return "\n".join(lines) + "\n"

@@ -9,11 +9,39 @@ install (the hooks folder). The wired URL carries the secret and the port, so bo
 the server: a restart binds the same port and accepts the same secret.
 
 """
+from __future__ import annotations
+
 import hashlib
 import json
 import os
+import re
 import secrets
 import socket
+
+
+# A wired hook URL of ``hookmux serve``: it carries an install's secret (wiring.serve_url).
+SECRET_URL = re.compile(rb"http://127\.0\.0\.1:\d+/[0-9a-f]{64}/")
+
+
+def carries_secret(data: bytes | None) -> bool:
+    """Whether a settings file's bytes hold a serve URL, and so a secret: it is written 0600."""
+    return bool(data) and SECRET_URL.search(data) is not None
+
+
+def exposed(path) -> str | None:
+    """Why the settings file at ``path`` gives the secret it carries away (others may read
+    it), or None (it carries none, or only this user may read it)."""
+    try:
+        real = os.path.realpath(path)
+        with open(real, "rb") as handle:
+            if not carries_secret(handle.read()):
+                return None
+        mode = os.stat(real).st_mode & 0o777
+    except OSError:
+        return None
+    if mode & 0o077:
+        return f"{real} carries the hookmux serve secret and others may read it (mode {mode:o}): chmod 600 {real}"
+    return None
 
 
 def state_dir():
@@ -75,12 +103,36 @@ def port(hooks, create=True):
     path = os.path.join(folder(hooks), "port")
     if create and not os.path.exists(path):
         _create_private(path, "%d\n" % free_port())
+    return _read_port(path)
+
+
+def move_if_held(hooks):
+    """``install --serve``: give up the kept port for a new one when another user's process
+    listens on it (the wiring written next names the new one). Whether it moved."""
+    path = os.path.join(folder(hooks), "port")
+    value = _read_port(path)
+    if value is None or not _held_by_another_user(value):
+        return False
+    temp = "%s.%d.%s.tmp" % (path, os.getpid(), secrets.token_hex(4))
+    with open(os.open(temp, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600), "w", encoding="ascii") as handle:
+        handle.write("%d\n" % free_port())
+    os.replace(temp, path)
+    return True
+
+
+def _read_port(path):
     try:
         with open(path, "r", encoding="ascii") as handle:
             value = int(handle.read().strip())
     except (OSError, ValueError):
         return None
     return value if 0 < value < 65536 else None
+
+
+def _held_by_another_user(port):
+    from hookmux import resources
+
+    return any(uid != os.getuid() for uid in resources.runtime("loopback").listener_uids(port))
 
 
 def record_path(hooks):

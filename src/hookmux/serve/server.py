@@ -11,10 +11,16 @@ so a request costs one process wake-up. This process only
 - watches the connections no worker holds, and hands one over when a request starts;
 - supervises: a worker that dies leaves its connection here (its client gets an empty reply
   when a request was under way), one past its deadline is killed, spares are kept warm;
-- exits after ``idle_seconds`` without a request, or on SIGTERM.
+- exits after ``idle_seconds`` without a request, unless a Claude Code session it serves still
+  runs (``sessions/<pid>``, noted by the SessionStart hook: its port must not be left to
+  another user mid-session), or on SIGTERM.
 
-Bound to 127.0.0.1 only; the secret, size and time limits are checked by the worker
-(connection.py) before any work.
+Bound to 127.0.0.1 only. A connection whose client socket belongs to another user (its uid
+from the kernel: hooks/_common/loopback.py) is closed as it is accepted, before a byte of it is
+read, and never counts against the limit: MAX_CONNECTIONS holds per user, and only the
+server's own user gets any. The secret, size and time limits are checked by the worker
+(connection.py) before any work. Where the kernel cannot say who the client is (no Linux
+``sock_diag`` or ``/proc/net/tcp``), the server refuses to start (``Unsupported``).
 """
 import collections
 import os
@@ -33,8 +39,28 @@ TICK_SECONDS = 0.25
 TRIM_SECONDS = 5.0
 
 
+class Unsupported(OSError):
+    """This system cannot tell who is at the other end of a loopback connection."""
+
+
+def _loopback():
+    from hookmux import resources
+
+    return resources.runtime("loopback")
+
+
 class Server:
     def __init__(self, port, secret, hooks, idle_seconds=IDLE_MINUTES * 60):
+        self.loopback = _loopback()
+        if not self.loopback.supported():
+            raise Unsupported("this system does not say which user a loopback connection comes from "
+                              "(Linux /proc/net/tcp): hookmux serve would answer anyone; use command hooks "
+                              "(hookmux install without --serve)")
+        self.uid = os.getuid()
+        self.refused = 0  # connections of other users closed unread
+        from hookmux.serve import files
+
+        self.sessions = os.path.join(files.folder(hooks), "sessions")
         self.idle_seconds = idle_seconds
         self.listener = socket.create_server(("127.0.0.1", port), backlog=256)
         self.listener.setblocking(False)
@@ -82,6 +108,10 @@ class Server:
                 return
             except OSError:  # out of fds, say: the backlog keeps the rest
                 return
+            if self._peer_uid(connection) != self.uid:
+                self.refused += 1
+                connection.close()  # another user's (or gone): not a byte of it read
+                continue
             if len(self.connections) >= MAX_CONNECTIONS:
                 connection.close()
                 continue
@@ -89,6 +119,12 @@ class Server:
             self.connections.add(connection)
             self.last_accept = time.monotonic()
             self._assign(connection)
+
+    def _peer_uid(self, connection):
+        try:
+            return self.loopback.peer_uid(connection)
+        except OSError:
+            return None
 
     def _assign(self, connection):
         worker = self.pool.free()
@@ -204,7 +240,31 @@ class Server:
         last = max(self.last_accept, self.pool.last_request())
         busy = any(worker.state()[0] != shared.IDLE for worker in self.pool.all)
         if not busy and now - last > self.idle_seconds:
-            self.stopping = True
+            if self._sessions_alive():
+                self.last_accept = now  # leaving would free the port for another user mid-session
+            else:
+                self.stopping = True
+
+    def _sessions_alive(self):
+        """Whether a Claude Code session the SessionStart hook noted (``<serve folder>/sessions/<pid>``)
+        still runs; the files of those that ended are removed."""
+        try:
+            names = os.listdir(self.sessions)
+        except OSError:
+            return False
+        alive = False
+        for name in names:
+            try:
+                os.kill(int(name), 0)
+                alive = True
+                continue
+            except (ValueError, OSError):  # gone, or a reused pid of someone else's
+                pass
+            try:
+                os.unlink(os.path.join(self.sessions, name))
+            except OSError:
+                pass
+        return alive
 
     def _trim(self, now):
         before = list(self.pool.all)

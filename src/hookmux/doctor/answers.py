@@ -1,0 +1,89 @@
+"""Whether a hook's answer is one its host accepts (host-contract.md, "What the model receives").
+
+- every host: exit 0 (Claude Code and Codex read exit 2 as a block, Copilot denies the call on
+  any non-zero exit of a preToolUse hook); stdout empty, or one JSON object;
+- Claude Code: advice and denies nested in ``hookSpecificOutput`` with the event's name;
+- Copilot CLI (its own hooks file): the flat keys; a nested object alone is ignored;
+- Codex: strict: only known keys at the top and in ``hookSpecificOutput`` (an unknown one, a
+  top-level ``additionalContext``, a deny without a reason, a line of text before the JSON: the
+  hook failed), and ``additionalContext`` only on the events that take it.
+
+``problems(format, event, exit, stdout)`` returns what is wrong, in words; [] when accepted.
+"""
+from __future__ import annotations
+
+import json
+
+from hookmux import resources
+from hookmux.doctor.wirings import CLAUDE, CODEX, COPILOT, PLUGIN
+
+_hosts = resources.runtime("hosts")
+CODEX_TOP = {"hookSpecificOutput", "decision", "reason", "continue", "stopReason", "suppressOutput", "systemMessage"}
+CODEX_NESTED = {"hookEventName", "additionalContext", "permissionDecision", "permissionDecisionReason"}
+COPILOT_KEYS = {"additionalContext", "permissionDecision", "permissionDecisionReason"}
+
+
+def parse(stdout: str) -> tuple[dict | None, str | None]:
+    """(the one JSON object, None) or (None, what is wrong); (None, None) for no output."""
+    text = stdout.strip()
+    if not text:
+        return None, None
+    lines = text.splitlines()
+    if len(lines) != 1:
+        return None, f"{len(lines)} lines on stdout, not one JSON line"
+    try:
+        data = json.loads(lines[0])
+    except ValueError:
+        return None, "stdout is not JSON: " + lines[0][:80]
+    if not isinstance(data, dict):
+        return None, "stdout is JSON but not an object"
+    return data, None
+
+
+def problems(fmt: str, event: str, exit_code: int | None, stdout: str) -> list[str]:
+    out = []
+    if exit_code is None:
+        return ["did not finish within its timeout (the host kills it)"]
+    if exit_code != 0:
+        out.append(f"exit status {exit_code} (the host reads a non-zero status as a failure or a block)")
+    data, wrong = parse(stdout)
+    if wrong:
+        return out + [wrong]
+    if data is None:
+        return out
+    if fmt == COPILOT:
+        unknown = set(data) - COPILOT_KEYS
+        if unknown:
+            out.append("Copilot ignores keys " + ", ".join(sorted(unknown)))
+        return out
+    nested = data.get("hookSpecificOutput")
+    if fmt in (CLAUDE, PLUGIN):
+        if nested is not None and (not isinstance(nested, dict) or nested.get("hookEventName") != event):
+            out.append(f"hookSpecificOutput must be an object naming hookEventName {event!r}")
+        return out
+    # Codex
+    unknown = set(data) - CODEX_TOP
+    if unknown:
+        out.append("Codex fails a hook whose answer has the keys " + ", ".join(sorted(unknown)))
+    if nested is not None:
+        if not isinstance(nested, dict):
+            return out + ["hookSpecificOutput is not an object"]
+        extra = set(nested) - CODEX_NESTED
+        if extra:
+            out.append("Codex fails a hook whose hookSpecificOutput has " + ", ".join(sorted(extra)))
+        if nested.get("hookEventName") != event:
+            out.append(f"hookSpecificOutput.hookEventName is not {event!r}")
+        decision = nested.get("permissionDecision")
+        if decision is not None and (decision != "deny" or not nested.get("permissionDecisionReason")):
+            out.append("Codex takes only a deny with a reason")
+        if "additionalContext" in nested and event not in _hosts.CONTEXT_EVENTS[_hosts.CODEX]:
+            out.append(f"Codex fails a hook that adds context on {event}")
+    if data.get("decision") not in (None, "block") or (data.get("decision") == "block" and not data.get("reason")):
+        out.append("Codex takes decision 'block' with a reason only")
+    return out
+
+
+def answered(stdout: str) -> bool:
+    """Whether the hook said something (a context or a deny)."""
+    data, _ = parse(stdout)
+    return bool(data)

@@ -1,0 +1,179 @@
+"""One canary event through one wired hook's exact command line, the way its host runs it.
+
+- the shell: Claude Code ``/bin/sh -c``, Copilot CLI ``bash -c`` (its key is ``bash``), Codex
+  ``/bin/bash -c`` (host-contract.md);
+- the payload: the host's own shape for that event (Claude Code's snake_case with
+  ``transcript_path``; Copilot's camelCase with the event on the command line; Codex's with
+  ``turn_id``, sent without a final newline), naming a tool the hook's rows want;
+- the environment: the user's, with HOME, the state folders and the project in the sandbox,
+  and ``HOOKMUX_TRACE=1`` so the dispatcher says, row by row, what it ran;
+- the working directory: the sandbox's project; the timeout: the entry's (capped at ``MAX_WAIT``).
+"""
+from __future__ import annotations
+
+import json
+import os
+import re
+import signal
+import subprocess
+import time
+from dataclasses import dataclass, field
+
+from hookmux import resources
+from hookmux.doctor.sandbox import CANARY, Sandbox
+from hookmux.doctor.wirings import CLAUDE, CODEX, COPILOT, PLUGIN, Hook
+
+_hosts = resources.runtime("hosts")
+SHELLS = {CLAUDE: ["/bin/sh", "-c"], PLUGIN: ["/bin/sh", "-c"], COPILOT: ["bash", "-c"], CODEX: ["/bin/bash", "-c"]}
+DEFAULT_TIMEOUT = {CLAUDE: 60.0, PLUGIN: 60.0, COPILOT: 30.0, CODEX: 600.0}
+MAX_WAIT = 30.0
+SESSION = "hookmux-doctor"
+_TRACE = re.compile(r"^hookmux: \[(\d+)\] (.*?)  (.*)$")
+
+
+@dataclass
+class Result:
+    host: str
+    shell: list[str]
+    payload: dict
+    exit: int | None
+    ms: float
+    stdout: str
+    stderr: str
+    timed_out: bool = False
+    rows: dict[int, str] = field(default_factory=dict)  # row index -> the trace's words for it
+    trace: list[str] = field(default_factory=list)
+
+    def as_dict(self) -> dict:
+        return {"host": self.host, "shell": self.shell[0], "tool": self.payload.get("tool_name") or self.payload.get("toolName"),
+                "exit": self.exit, "ms": round(self.ms, 1), "timed_out": self.timed_out,
+                "stdout": self.stdout[:2000], "stderr": self.stderr[-2000:], "trace": self.trace}
+
+
+def tool_input(tool: str, cwd: str, host: str) -> dict:
+    if tool in ("Bash", "PowerShell"):
+        return {"command": "echo hookmux-doctor"}
+    if tool in ("Edit", "MultiEdit", "Write", "Read", "NotebookEdit", "NotebookRead"):
+        return {"file_path": os.path.join(cwd, "doctor.txt"), "old_string": "a", "new_string": "b", "content": "b"}
+    if tool == "apply_patch":
+        return {"command": "*** Begin Patch\n*** End Patch\n"}
+    if tool == "Skill":
+        return {"skill": CANARY}
+    if tool == "Agent":
+        key = {COPILOT: "agent_type", CODEX: "agent_type"}.get(host, "subagent_type")
+        return {key: "general-purpose", "prompt": "hookmux doctor canary", "message": "hookmux doctor canary"}
+    return {}
+
+
+def native_tool(host: str, tool: str) -> str:
+    """The host's own name for a dispatcher tool name (Codex: an edit is ``apply_patch``)."""
+    host = host if host != PLUGIN else CLAUDE
+    for raw, canonical in _hosts.TOOLS.get(host, {}).items():
+        if canonical == tool:
+            return raw
+    for native, names in _hosts.TOOL_ALIASES.get(host, {}).items():
+        if tool in names:
+            return native
+    return tool
+
+
+def payload(hook: Hook, tool: str | None, sandbox: Sandbox, host: str | None = None) -> dict:
+    """The canary: the dispatcher's canary names ``tool``; the gate's names the canary agent.
+    ``host`` COPILOT for a Claude-format file: what Copilot's loader of it sends (snake_case,
+    Copilot's lower-case tool names, an ISO timestamp, no transcript_path)."""
+    cwd = str(sandbox.project)
+    fmt, event = hook.format, hook.canonical
+    if hook.role == "gate":
+        return _gate_payload(hook, cwd)
+    if host == COPILOT and fmt != COPILOT:
+        tool = tool or "Bash"
+        data = {"hook_event_name": event, "session_id": SESSION, "cwd": cwd,
+                "timestamp": time.strftime("%Y-%m-%dT%H:%M:%S.000Z", time.gmtime())}
+        if event in _hosts.TOOL_EVENTS:
+            data.update(tool_name=native_tool(COPILOT, tool), tool_input=tool_input(tool, cwd, COPILOT))
+        return _event_fields(data, event, "prompt", "source")
+    tool = tool or "Bash"
+    if fmt == COPILOT:
+        data = {"sessionId": SESSION, "timestamp": int(time.time() * 1000), "cwd": cwd}
+        if event in _hosts.TOOL_EVENTS:
+            data.update(toolName=native_tool(COPILOT, tool), toolArgs=tool_input(tool, cwd, COPILOT))
+            if event == "PostToolUse":
+                data["toolResult"] = {"resultType": "success", "textResultForLlm": "hookmux-doctor"}
+        return _event_fields(data, event, "prompt", "source")
+    data = {"session_id": SESSION, "transcript_path": os.path.join(cwd, "transcript.jsonl"), "cwd": cwd,
+            "hook_event_name": event, "permission_mode": "default"}
+    if fmt == CODEX:
+        data.update(turn_id="hookmux-doctor-turn", model="hookmux-doctor")
+    host = CODEX if fmt == CODEX else CLAUDE
+    name = native_tool(host, tool)
+    tool = "apply_patch" if name == "apply_patch" else tool
+    if event == "PostToolBatch":
+        data["tool_calls"] = [{"tool_name": name, "tool_input": tool_input(tool, cwd, host),
+                               "tool_use_id": "doctor-1", "tool_response": "hookmux-doctor"}]
+    elif event in _hosts.TOOL_EVENTS or event in ("PermissionRequest", "PostToolUseFailure"):
+        data.update(tool_name=name, tool_input=tool_input(tool, cwd, host), tool_use_id="doctor-1")
+        if event.startswith("PostToolUse"):
+            data["tool_response"] = "hookmux-doctor"
+    return _event_fields(data, event, "prompt", "source")
+
+
+def _event_fields(data: dict, event: str, *keys) -> dict:
+    if event == "UserPromptSubmit":
+        data["prompt"] = "hookmux doctor canary"
+    elif event == "SessionStart":
+        data["source"] = "startup"
+    elif event in _hosts.STOP_EVENTS:
+        data.update(stop_hook_active=False, last_assistant_message="")
+    return data
+
+
+def _gate_payload(hook: Hook, cwd: str) -> dict:
+    if hook.format == COPILOT:
+        return {"sessionId": SESSION, "timestamp": int(time.time() * 1000), "cwd": cwd,
+                "toolName": "skill", "toolArgs": {"skill": CANARY}}
+    base = {"session_id": SESSION, "cwd": cwd, "hook_event_name": hook.canonical}
+    if hook.format == CODEX:
+        return {**base, "transcript_path": os.path.join(cwd, "t.jsonl"), "turn_id": "hookmux-doctor-turn",
+                "model": "hookmux-doctor", "permission_mode": "default", "tool_name": "spawn_agent",
+                "tool_input": {"agent_type": CANARY, "message": "hookmux doctor canary"}, "tool_use_id": "doctor-1"}
+    if hook.canonical == "PostToolBatch":
+        return {**base, "transcript_path": os.path.join(cwd, "t.jsonl"), "tool_calls": [{
+            "tool_name": "Skill", "tool_input": {"skill": CANARY}, "tool_use_id": "doctor-1",
+            "tool_response": f"<tool_use_error>Unknown skill: {CANARY}</tool_use_error>"}]}
+    # The gate's PreToolUse entry in a Claude-format file is for Copilot, which loads a project's
+    # .claude/settings.json and sends its skill tool there as "skill": its payload, then.
+    return {**base, "timestamp": time.strftime("%Y-%m-%dT%H:%M:%S.000Z", time.gmtime()),
+            "tool_name": "skill", "tool_input": {"skill": CANARY}}
+
+
+def run(hook: Hook, tool: str | None, sandbox: Sandbox, as_host: str | None = None) -> Result:
+    """``as_host``: the host running the file when it is not the file's own (Copilot loading a
+    project's Claude-format settings): its shell and its payload."""
+    host = hook.format
+    shell = SHELLS[as_host or host]
+    data = payload(hook, tool, sandbox, as_host)
+    text = json.dumps(data, separators=(",", ":")) if host == CODEX else json.dumps(data) + "\n"
+    timeout = min(hook.timeout or DEFAULT_TIMEOUT[as_host or host], MAX_WAIT)
+    started = time.monotonic()
+    process = subprocess.Popen([*shell, hook.command], stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+                               stderr=subprocess.PIPE, env=sandbox.env(host), cwd=str(sandbox.project),
+                               start_new_session=True)
+    timed_out = False
+    try:
+        out, err = process.communicate(text.encode(), timeout=timeout)
+    except subprocess.TimeoutExpired:
+        timed_out = True
+        try:
+            os.killpg(process.pid, signal.SIGKILL)
+        except OSError:
+            pass
+        out, err = process.communicate()
+    result = Result(as_host or host, shell, data, None if timed_out else process.returncode, (time.monotonic() - started) * 1000,
+                    out.decode("utf-8", "replace"), err.decode("utf-8", "replace"), timed_out)
+    for line in result.stderr.splitlines():
+        if line.startswith("hookmux: "):
+            result.trace.append(line)
+        found = _TRACE.match(line)
+        if found:
+            result.rows[int(found.group(1))] = found.group(3)
+    return result

@@ -1,0 +1,189 @@
+"""Every host file that wires hookmux, the hooks in it, and the hooks a host would run twice.
+
+Where each host reads hooks (docs/install.md, /work/shared/host-contract.md):
+
+- Claude Code: ``~/.claude/settings.json``, ``~/.claude/settings.local.json``, and the project's
+  ``.claude/settings.json`` / ``.claude/settings.local.json``;
+- Copilot CLI: ``~/.copilot/hooks/*.json``, the repository's ``.github/hooks/*.json``, and the
+  repository's Claude-format ``.claude/settings.json`` (so that file is loaded by two hosts);
+- Codex CLI: ``$CODEX_HOME/hooks.json`` (``~/.codex``) and the project's ``.codex/hooks.json``;
+- a plugin's ``hooks/hooks.json``: ``plugin_files()``, empty until the plugin exists (issue 30).
+
+Files given on the command line (``--settings``, ``--copilot-hooks-dir``, ``--codex-home``) and
+the files an install record says it wired are looked at too. One file reached twice (a
+symlink, ``~/x`` and ``/home/u/x``) is looked at once.
+"""
+from __future__ import annotations
+
+import os
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from hookmux import resources
+from hookmux.installer import commands, jsonfile, merge
+from hookmux.installer.jsonfile import JsonFileError
+
+_hosts = resources.runtime("hosts")
+CLAUDE, COPILOT, CODEX = _hosts.CLAUDE, _hosts.COPILOT, _hosts.CODEX
+PLUGIN = "plugin"
+DIALECTS = {CLAUDE: merge.CLAUDE, COPILOT: merge.COPILOT, CODEX: merge.CLAUDE, PLUGIN: merge.CLAUDE}
+
+
+@dataclass
+class Hook:
+    """One hookmux entry of one wired file."""
+
+    file: str
+    format: str  # claude | copilot | codex | plugin: how the file is written, and so its payloads
+    event: str  # as written (Copilot: camelCase)
+    canonical: str  # the dispatcher's name for it
+    matcher: str | None
+    command: str
+    timeout: float | None
+    parsed: commands.HookmuxCommand
+
+    @property
+    def role(self) -> str:
+        return self.parsed.role
+
+    @property
+    def target(self) -> str:
+        return os.path.realpath(self.parsed.target) if self.parsed.target else ""
+
+    @property
+    def http(self) -> bool:
+        return self.command.startswith("http")
+
+    def label(self) -> str:
+        return f"{self.file}: {self.event} {self.role}"
+
+
+@dataclass
+class Wiring:
+    """One host file: who loads it and the hookmux entries in it."""
+
+    file: str
+    format: str
+    loaded_by: tuple[str, ...]
+    exists: bool = False
+    error: str | None = None
+    hooks: list[Hook] = field(default_factory=list)
+    #: (event, command) of entries that name a hookmux script in a form hookmux does not run
+    unrecognised: list[tuple[str, str]] = field(default_factory=list)
+
+
+@dataclass(frozen=True)
+class Places:
+    home: Path
+    project: Path
+    settings: tuple[Path, ...] = ()
+    copilot_dirs: tuple[Path, ...] = ()
+    codex_homes: tuple[Path, ...] = ()
+
+
+def plugin_files(places: Places) -> list[tuple[Path, tuple[str, ...]]]:
+    """The seam for the plugin (issue 30): each installed plugin's ``hooks/hooks.json`` with the
+    hosts that load it. hookmux has no plugin yet, so there is none."""
+    return []
+
+
+def candidates(places: Places) -> list[tuple[Path, str, tuple[str, ...]]]:
+    """(file, format, hosts that load it) of every place a host reads hooks from."""
+    home, project = places.home, places.project
+    out: list[tuple[Path, str, tuple[str, ...]]] = [
+        (home / ".claude" / "settings.json", CLAUDE, (CLAUDE,)),
+        (home / ".claude" / "settings.local.json", CLAUDE, (CLAUDE,)),
+        (project / ".claude" / "settings.json", CLAUDE, (CLAUDE, COPILOT)),
+        (project / ".claude" / "settings.local.json", CLAUDE, (CLAUDE,)),
+    ]
+    out += [(Path(path), CLAUDE, (CLAUDE,)) for path in places.settings]
+    for folder in (home / ".copilot" / "hooks", project / ".github" / "hooks", *places.copilot_dirs):
+        try:
+            names = sorted(name for name in os.listdir(folder) if name.endswith(".json"))
+        except OSError:
+            names = []
+        out += [(Path(folder) / name, COPILOT, (COPILOT,)) for name in names]
+    codex_home = Path(os.environ.get("CODEX_HOME") or home / ".codex")
+    for folder in (codex_home, project / ".codex", *places.codex_homes):
+        out.append((Path(folder) / "hooks.json", CODEX, (CODEX,)))
+    out += [(path, PLUGIN, hosts) for path, hosts in plugin_files(places)]
+    return out
+
+
+def find(places: Places, recorded: dict[str, str] | None = None) -> list[Wiring]:
+    """Every candidate file that exists (or was named or recorded), with its hookmux entries."""
+    named = {os.path.realpath(p) for p in (*places.settings, *places.codex_homes)}
+    named |= {os.path.realpath(Path(p) / "hookmux.json") for p in places.copilot_dirs}
+    listed = candidates(places)
+    for file, host in (recorded or {}).items():
+        fmt = {"copilot": COPILOT, "codex": CODEX}.get(host, CLAUDE)
+        listed.append((Path(file), fmt, (fmt,)))
+    seen: dict[str, Wiring] = {}
+    out = []
+    for path, fmt, hosts in listed:
+        real = os.path.realpath(path)
+        if real in seen:
+            known = seen[real]
+            known.loaded_by = tuple(dict.fromkeys(known.loaded_by + hosts))
+            continue
+        if not os.path.exists(real) and real not in named:
+            continue
+        wiring = read(path, fmt, hosts)
+        seen[real] = wiring
+        out.append(wiring)
+    return out
+
+
+def read(path: Path, fmt: str, hosts: tuple[str, ...]) -> Wiring:
+    wiring = Wiring(str(path), fmt, hosts, exists=path.exists())
+    if not wiring.exists:
+        return wiring
+    try:
+        data = jsonfile.load(path).data
+    except JsonFileError as exc:
+        wiring.error = str(exc)
+        return wiring
+    dialect = DIALECTS[fmt]
+    events = _hosts.EVENTS[COPILOT if fmt == COPILOT else CLAUDE if fmt == PLUGIN else fmt]
+    for event, _, hook, group in merge.entries_of(data, dialect):
+        command = merge.text(hook, dialect)
+        parsed = commands.parse(command)
+        if parsed is None:
+            if isinstance(command, str) and any("/".join(tail) in command for tail in commands.ROLES.values()):
+                wiring.unrecognised.append((event, command))
+            continue
+        matcher = (group or {}).get("matcher") if dialect.grouped else hook.get("matcher")
+        timeout = hook.get(dialect.timeout_key)
+        wiring.hooks.append(Hook(str(path), fmt, event, events.get(event, event),
+                                 matcher if isinstance(matcher, str) else None, command,
+                                 float(timeout) if isinstance(timeout, (int, float)) and not isinstance(timeout, bool)
+                                 else None, parsed))
+    return wiring
+
+
+def duplicates(wirings: list[Wiring]) -> list[dict]:
+    """Problems for each host that would run one hookmux hook twice for one call."""
+    problems = []
+    for host in (CLAUDE, COPILOT, CODEX):
+        slots: dict[tuple[str, str], list[Hook]] = {}
+        for wiring in wirings:
+            if host not in wiring.loaded_by:
+                continue
+            for hook in wiring.hooks:
+                slots.setdefault((hook.canonical, hook.role), []).append(hook)
+        for (event, role), hooks in slots.items():
+            if len(hooks) < 2:
+                continue
+            spellings = sorted({hook.parsed.target for hook in hooks})
+            targets = sorted({hook.target for hook in hooks})
+            how = ("one hooks folder spelled two ways (" + ", ".join(spellings) + ")"
+                   if len(targets) == 1 and len(spellings) > 1 else
+                   "two hookmux installs (" + ", ".join(targets) + ")" if len(targets) > 1 else
+                   "one hooks folder wired in " + ("two files" if len({h.file for h in hooks}) > 1 else "one file twice"))
+            problems.append({
+                "where": "; ".join(hook.label() for hook in hooks),
+                "problem": f"{host} runs the {role} {len(hooks)} times on each {event} call: {how}",
+                "fix": "keep one entry: `hookmux uninstall --settings FILE` (or --copilot-hooks-dir / "
+                       "--codex-home) for the file that should not wire it, or delete the extra entry by hand",
+            })
+    return problems

@@ -1,0 +1,110 @@
+"""``hookmux doctor`` against the real hosts: a healthy install on each host passes doctor, and
+the real binary agrees (the hook it vouched for reaches the model); on Claude Code, an install
+doctor fails (its dispatcher deleted) is one whose advice the real host never delivers."""
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+import tempfile
+
+from e2e_codex_server import shell
+from e2e_expect import ADVISORY_PREFIX, COPILOT_PRE_CONTEXT, matching_rows
+from e2e_fixtures import (claude_cli, codex_cli, codex_sandbox, copilot_cli,  # noqa: F401 (pytest fixtures)
+                          hookmux_installer, sandbox)
+from e2e_model_server import ToolUse
+
+CONTRAINDICATED = "git push --force origin main"  # data: the project is a fresh repository with no remote
+
+
+def _doctor(sandbox, *args) -> tuple[int, dict]:
+    proc = subprocess.run([sys.executable, "-m", "hookmux.cli", "doctor", "--json", *map(str, args)],
+                          cwd=sandbox.project, env=sandbox.env, capture_output=True, text=True, timeout=300)
+    assert proc.returncode in (0, 1), proc.stderr
+    return proc.returncode, json.loads(proc.stdout)
+
+
+def _problems(report) -> str:
+    return "\n".join(f"{p['where']}: {p['problem']}" for p in report["problems"])
+
+
+def _fired(report, fmt: str) -> list[tuple[str, str]]:
+    return [(hook["event"], hook["role"]) for wiring in report["wirings"] if wiring["format"] == fmt
+            for hook in wiring["hooks"] for run in hook["canary"] if run["fired"] and run["accepted"]]
+
+
+def _temporary_home(sandbox) -> None:
+    assert str(sandbox.home).startswith(tempfile.gettempdir()), sandbox.home
+
+
+def test_claude_code_a_healthy_install_passes_and_a_broken_one_fails_as_the_host_shows(claude_cli, sandbox):
+    _temporary_home(sandbox)
+    sandbox.install_claude_user()
+    code, report = _doctor(sandbox)
+    assert code == 0, _problems(report)
+    assert {("PreToolUse", "dispatch"), ("PostToolBatch", "gate")} <= set(_fired(report, "claude"))
+
+    call = {"command": CONTRAINDICATED}
+    rows = matching_rows(sandbox, "Bash", call)
+    run = sandbox.claude(claude_cli, [ToolUse("Bash", call)], "--allowedTools", "Bash")
+    assert run.proc.returncode == 0, run.proc.stderr
+    advisories = [text for text in run.after(0).extra if text.startswith(ADVISORY_PREFIX)]
+    assert len(advisories) == 1 and all(row["id"] in advisories[0] for row in rows), run.after(0).extra
+
+    (sandbox.claude_target / "_dispatch" / "dispatch.py").unlink()
+    code, report = _doctor(sandbox)
+    assert code == 1
+    assert "the canary PreToolUse event did not reach the dispatch" in _problems(report)
+    run = sandbox.claude(claude_cli, [ToolUse("Bash", call)], "--allowedTools", "Bash")
+    assert run.proc.returncode == 0, run.proc.stderr
+    assert not [text for text in run.after(0).extra if text.startswith(ADVISORY_PREFIX)]
+
+
+def test_copilot_a_healthy_install_passes_and_the_host_agrees(copilot_cli, sandbox):
+    _temporary_home(sandbox)
+    sandbox.install_copilot_user()
+    code, report = _doctor(sandbox)
+    assert code == 0, _problems(report)
+    assert {("preToolUse", "dispatch"), ("preToolUse", "gate")} <= set(_fired(report, "copilot"))
+
+    call = {"command": CONTRAINDICATED}
+    rows = matching_rows(sandbox, "Bash", call)
+    run = sandbox.copilot(copilot_cli, [ToolUse("bash", call)])
+    assert run.proc.returncode == 0, run.proc.stderr
+    advisories = [text for text in run.after(0).extra if text.startswith(COPILOT_PRE_CONTEXT)]
+    assert len(advisories) == 1 and all(row["id"] in advisories[0] for row in rows), run.after(0).extra
+
+
+def test_codex_a_healthy_trusted_install_passes_and_the_host_agrees(codex_cli, codex_sandbox):
+    _temporary_home(codex_sandbox)
+    codex_sandbox.hookmux("install", "--target", codex_sandbox.claude_target, "--settings",
+                          codex_sandbox.user_settings, "--codex-home", codex_sandbox.codex_home,
+                          "--codex-bin", codex_cli.path)
+    code, report = _doctor(codex_sandbox, "--codex-home", codex_sandbox.codex_home, "--codex-bin", codex_cli.path)
+    assert code == 0, _problems(report)
+    assert {("PreToolUse", "dispatch"), ("PreToolUse", "gate")} <= set(_fired(report, "codex"))
+    codex = next(w for w in report["wirings"] if w["format"] == "codex")
+    assert {hook["trust"] for hook in codex["hooks"]} == {"trusted"}
+
+    rows = matching_rows(codex_sandbox, "Bash", {"command": CONTRAINDICATED})
+    run = codex_sandbox.codex(codex_cli, [shell(CONTRAINDICATED)])
+    assert run.proc.returncode == 0, run.proc.stderr
+    developer = run.after(0).developer
+    assert len(developer) == 1 and all(row["id"] in developer[0] for row in rows), developer
+
+
+def test_codex_an_untrusted_hook_fails_doctor_as_codex_skips_it(codex_cli, codex_sandbox):
+    _temporary_home(codex_sandbox)
+    codex_sandbox.hookmux("install", "--target", codex_sandbox.claude_target, "--settings",
+                          codex_sandbox.user_settings, "--codex-home", codex_sandbox.codex_home,
+                          "--codex-bin", codex_cli.path)
+    hooks = json.loads(codex_sandbox.hooks_file.read_text())
+    for group in hooks["hooks"]["PreToolUse"]:
+        for hook in group["hooks"]:
+            if "dispatch.py" in hook["command"]:
+                # A changed command line (still hookmux's): Codex no longer trusts it.
+                hook["command"] = hook["command"].replace("dispatch.py ", "dispatch.py --trace ", 1)
+    codex_sandbox.hooks_file.write_text(json.dumps(hooks, indent=2))
+    code, report = _doctor(codex_sandbox, "--codex-home", codex_sandbox.codex_home, "--codex-bin", codex_cli.path)
+    assert code == 1
+    assert "PreToolUse dispatch: Codex skips it silently: it is modified" in _problems(report)
