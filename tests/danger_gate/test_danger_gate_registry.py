@@ -100,3 +100,18 @@ def test_the_entry_point_looks_for_the_user_registry_where_the_rules_read_it(tmp
     for env in ({"HOME": "/h"}, {"HOME": "/h", "XDG_CONFIG_HOME": "/x"}, {"HOME": "/h", "XDG_CONFIG_HOME": "rel"}):
         encoded = {k.encode(): v.encode() for k, v in env.items()}
         assert module.user_registry(encoded).decode() == rules.user_registry_path(env)
+
+
+def test_hookmux_validate_checks_the_users_registry(tmp_path):
+    import subprocess
+    import sys
+
+    world = World(tmp_path)
+    world.env.pop("XDG_CONFIG_HOME", None)
+    _user_registry(world, {"rows": [{"id": "MINE", "program": "terraform", "subcommand": "destroy", "loses": "always",
+                                     "harm": "h", "safe_alternative": "s",
+                                     "examples": {"block": ["terraform plan"]}}]})
+    done = subprocess.run([sys.executable, "-m", "hookmux.cli", "validate"], env=world.env, capture_output=True,
+                          text=True, timeout=120)
+    assert done.returncode == 1
+    assert "MINE: example 'terraform plan' should be blocked but passes" in done.stdout
