@@ -86,7 +86,7 @@ def advise(stdin_text, registry_path=REGISTRY):
     if not call.tool_name:
         return ""
     rows = matching_call_rows(load_rows(registry_path), call.tool_name, call.tool_input, call.cwd)
-    if not rows:
+    if not rows or danger_gate_denies(call, stdin_text):
         return ""
     ids = [row["id"] for row in rows]
     session_id = call.session_id
@@ -98,6 +98,29 @@ def advise(stdin_text, registry_path=REGISTRY):
     if session_id:
         _silence_record(rows, session_id, stdin_text)
     return output
+
+
+DANGER_GATE = os.path.join(os.path.dirname(_HERE), "danger-gate", "danger_gate.py")
+
+
+def danger_gate_denies(call, stdin_text):
+    """Whether the danger gate installed beside this check denies this call. Hosts run both in
+    parallel and Claude Code shows the model both answers; when the gate blocks, its deny is
+    the one message (docs/danger-gate.md). Asked only on a shell call the advisory would speak
+    on; ``--dry-run`` keeps a ``once`` allowance for the gate's own run."""
+    if call.tool_name != "Bash" or not os.path.isfile(DANGER_GATE):
+        return False
+    import subprocess
+
+    args = [sys.executable, "-S", "-E", DANGER_GATE, "--dry-run", "PreToolUse"]
+    if call.host == "codex":
+        args[-1:-1] = ["--host", "codex"]
+    try:
+        done = subprocess.run(args, input=stdin_text.encode("utf-8", "surrogatepass"), stdout=subprocess.PIPE,
+                              stderr=subprocess.DEVNULL, timeout=6)
+    except (OSError, ValueError, subprocess.SubprocessError):
+        return False
+    return b'"permissionDecision": "deny"' in done.stdout
 
 
 def load_rows(path=REGISTRY):

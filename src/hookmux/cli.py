@@ -38,9 +38,10 @@ COMMANDS = {
     "log": "log",
     "adopt": "adopt",
     "serve": "serve",
+    "allow": "allow",
+    "explain": "explain",
     "trust": "trust",
     "doctor": "doctor",
-    "explain": "explain",
 }
 
 

@@ -21,6 +21,8 @@ CLAUDE_TO_COPILOT = {claude: copilot for copilot, claude in COPILOT_EVENTS.items
 
 DISPATCH_SCRIPT = ("_dispatch", "dispatch.py")
 GATE_SCRIPT = ("skill-redirect", "skill_redirect.py")
+# The dangerous-operation gate (hooks/danger-gate, docs/danger-gate.md): PreToolUse on the shell tool.
+DANGER_SCRIPT = ("danger-gate", "danger_gate.py")
 # SessionStart under ``install --serve``: starts ``hookmux serve`` unless it is up (docs/serve.md).
 SERVE_SCRIPT = ("_serve", "ensure.py")
 
@@ -98,3 +100,7 @@ def dispatcher_command(python: str, target: os.PathLike | str, event: str,
 
 def gate_command(python: str, target: os.PathLike | str, event: str) -> str:
     return hook_command(python, Path(target).joinpath(*GATE_SCRIPT), event)
+
+
+def danger_command(python: str, target: os.PathLike | str, event: str) -> str:
+    return hook_command(python, Path(target).joinpath(*DANGER_SCRIPT), event)

@@ -45,13 +45,13 @@ def test_plan_alone_writes_nothing(installed):
     assert "adoptable -> row adopted/advise_echo" in proc.stdout
     assert "blocker: line 10: can exit 2" in proc.stdout and "stays a standalone hook" in proc.stdout
     assert "not adoptable: runs 'sh', not Python" in proc.stdout
-    assert "PreToolUse       Bash 5 -> 3" in proc.stdout
+    assert "PreToolUse       Bash 6 -> 4" in proc.stdout  # 6: with the danger gate, which stays
     assert settings.read_bytes() == after_install and files_under(target) == before
     plan = json.loads(adopt(env, settings, target, "--json").stdout)
     kinds = [(Path(e["command"].split()[-1].strip('"')).name, e["kind"]) for e in plan["entries"]]
     assert kinds[:4] == [("advise_git.py", "adoptable"), ("advise_echo.py", "adoptable"),
                          ("block_rm.py", "blocker"), ("log.sh", "not adoptable")]
-    assert plan["processes"] == {"PreToolUse": [["Bash", 5, 3]]}
+    assert plan["processes"] == {"PreToolUse": [["Bash", 6, 4]]}
 
 
 def test_apply_moves_the_advisories_behind_the_dispatcher(installed):
@@ -169,7 +169,7 @@ def test_project_settings_with_claude_project_dir(tmp_path):
     target = project / ".claude" / "hookmux"
     hookmux(env, "install", "--target", target, "--settings", settings)
     proc = adopt(env, settings, target, "--apply")
-    assert "Bash 2 -> 1" in proc.stdout and "Edit 1 -> 1" in proc.stdout
+    assert "Bash 3 -> 2" in proc.stdout and "Edit 1 -> 1" in proc.stdout  # 3: with the danger gate
     spec = json.loads((target / "_dispatch" / "manifest.json").read_text())["events"]["PreToolUse"]
     assert spec["checks"][-1]["script"] == str(hooks / "ctx.py")
     assert spec["checks"][-1]["matcher"] == "^(?:Bash|Edit)$" and spec["checks"][-1]["timeout"] == 60

@@ -36,7 +36,7 @@ def test_bench_runs_every_case_and_writes_json(tmp_path):
     for payload in ("new", "plain", "seen"):  # hookmux serve (issue 15), beside B5 of the same payload
         assert f"B8.{payload} wall <= 1.0 ms" in targets
         assert f"B8.{payload} wall <= B5.{payload} wall / 10" in targets
-    assert len(targets) == 14
+    assert len(targets) == 17  # 14 and the danger gate's B9.plain, B9.hazard, B9.githazard
     for key in ("nproc", "cpu_model", "python_version"):
         assert report["machine"][key]
 

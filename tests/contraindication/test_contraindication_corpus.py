@@ -47,6 +47,9 @@ def _advise(command, session):
 @pytest.mark.parametrize("index, command", list(enumerate(ISSUE_TABLE_ADVISE)))
 def test_issue_table_advises(index, command, tmp_path, monkeypatch):
     monkeypatch.setenv("HOOKMUX_STATE_DIR", str(tmp_path))
+    # The advisory alone: beside the danger gate it leaves the calls the gate denies to the gate
+    # (tests/danger_gate/test_danger_gate_one_message.py).
+    monkeypatch.setattr(check, "DANGER_GATE", str(tmp_path / "no-danger-gate.py"))
     assert "hookmux contraindication advisory" in _advise(command, "fresh-%d" % index)
 
 

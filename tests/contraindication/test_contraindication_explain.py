@@ -52,6 +52,6 @@ def test_evaluators_are_a_list_others_can_join():
     module.EVALUATORS.append(("gate", lambda command, tool, cwd: [{"id": "G", "verdict": "deny", "why": "x"}]))
     try:
         report = module.explain("git status", "Bash", "/tmp")
-        assert set(report["evaluators"]) == {"advisory", "gate"}
+        assert set(report["evaluators"]) == {"advisory", "danger gate", "gate"}
     finally:
         module.EVALUATORS.pop()

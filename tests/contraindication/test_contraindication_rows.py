@@ -43,10 +43,21 @@ def test_every_row_has_test_cases():
 def test_exact_positive_emits_id_harm_and_alternative(row_id, tmp_path):
     row = ROWS[row_id]
     command = ROW_CASES[row_id][0]
-    result = run_hook(CHECK, ["PreToolUse"], claude_payload(command, tool=tool_for(row_id)), hermetic_env(tmp_path))
+    result = run_hook(_advisory_alone(tmp_path), ["PreToolUse"], claude_payload(command, tool=tool_for(row_id)),
+                      hermetic_env(tmp_path))
     assert result.returncode == 0 and result.stderr == b""
     context = one_json_line(result.stdout)["hookSpecificOutput"]["additionalContext"]
     assert f"- {row_id}: {row['harm']} Safer: {row['safe_alternative']}" in context
+
+
+def _advisory_alone(tmp_path):
+    """The check in a copy of the hooks tree without the danger gate, which would take the calls
+    it denies (dd to a disk, mkfs of one) from the advisory (docs/danger-gate.md, one message)."""
+    import shutil
+
+    tree = tmp_path / "tree"
+    shutil.copytree(CHECK.parents[1], tree, ignore=shutil.ignore_patterns("__pycache__", "danger-gate"))
+    return tree / CHECK.parent.name / CHECK.name
 
 
 @pytest.mark.parametrize("row_id", sorted(ROW_CASES))

@@ -30,7 +30,7 @@ def test_adopted_hooks_behind_one_dispatcher(claude_cli, sandbox):
     original = settings.read_bytes()
     sandbox.install_claude_user()
     plan = sandbox.hookmux("adopt", "--target", sandbox.claude_target, "--settings", settings, "--apply")
-    assert "Bash 5 -> 3" in plan.stdout, plan.stdout
+    assert "Bash 6 -> 4" in plan.stdout, plan.stdout  # the danger gate stays a hook of its own
     adopted = settings.read_bytes()
     sandbox.install_claude_user()  # a reinstall keeps the adoption
     assert settings.read_bytes() == adopted
@@ -47,8 +47,8 @@ def test_adopted_hooks_behind_one_dispatcher(claude_cli, sandbox):
     assert blocked.is_error and "BLOCKED-RM: refusing rm -rf /" in blocked.result, blocked
 
     runs = _pre_tool_runs(run)
-    assert len(runs) == 6, runs  # per Bash call: the dispatcher, the blocker, the shell hook
-    for needle in ("dispatch.py", "block_rm.py", "log.sh"):
+    assert len(runs) == 8, runs  # per Bash call: the dispatcher, the blocker, the shell hook, the danger gate
+    for needle in ("dispatch.py", "block_rm.py", "log.sh", "danger_gate.py"):
         assert sum(needle in command for command in runs) == 2, (needle, runs)
     assert not any("advise_" in command for command in runs)
     assert len((sandbox.home / "shell-hook.log").read_text().splitlines()) == 2

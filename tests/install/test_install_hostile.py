@@ -52,7 +52,7 @@ def _run(shell: str, command: str, payload: dict, env: dict, cwd: str | None = N
 def test_a_deleted_hooks_folder_makes_every_wired_command_a_silent_exit_0(h, shell):
     h.install("--copilot-hooks-dir", str(h.copilot_dir))
     commands = _wired(h.settings) + _wired(h.copilot_dir / "hookmux.json", "bash")
-    assert len(commands) == 7  # Claude: 2 dispatchers + 2 gates; Copilot: 2 dispatchers + 1 gate
+    assert len(commands) == 9  # Claude: 2 dispatchers + 2 gates + the danger gate; Copilot: 2 + 1 + 1
     shutil.rmtree(h.target)
     for event, command in commands:
         out = _run(shell, command, COPILOT_BASH if event[0].islower() else BASH, h.env)
@@ -172,7 +172,7 @@ def test_status_reports_entries_in_an_old_form(h):
     status = h.hookmux("status", "--target", str(h.target), "--settings", str(h.settings))
     assert status.returncode == 1 and "not in the form install writes" in status.stdout
     h.install()
-    assert h.settings.read_text().count(" -S -E ") == 4 and h.settings.read_text().count(" || true") == 4
+    assert h.settings.read_text().count(" -S -E ") == 5 and h.settings.read_text().count(" || true") == 5
 
 
 def test_uninstall_leaves_no_entry_running_a_file_it_deleted(h):

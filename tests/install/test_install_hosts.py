@@ -42,7 +42,7 @@ def h(tmp_path):
 
 
 def _commands(h, path, key="command"):
-    return {(event, "gate" if "skill_redirect.py" in cmd else "dispatch"): cmd
+    return {(event, "gate" if "skill_redirect.py" in cmd else "danger" if "danger_gate.py" in cmd else "dispatch"): cmd
             for event, cmd in hookmux_commands(json.loads(path.read_text()), key)}
 
 
@@ -52,7 +52,9 @@ def test_the_wired_claude_commands_run_as_written(h):
     h.install()
     cmds = _commands(h, h.settings)
     assert set(cmds) == {("PreToolUse", "dispatch"), ("PreToolUse", "gate"), ("Stop", "dispatch"),
-                         ("PostToolBatch", "gate")}
+                         ("PostToolBatch", "gate"), ("PreToolUse", "danger")}
+    out = run_as_host(cmds["PreToolUse", "danger"], BASH, h.env)
+    assert (out.returncode, out.stdout, out.stderr) == (0, b"", b"")  # a harmless shell call passes
 
     out = run_as_host(cmds["PreToolUse", "dispatch"], BASH, h.env)
     assert out.returncode == 0

@@ -138,7 +138,7 @@ def test_a_user_command_running_the_same_script_in_another_shape_is_kept_until_u
     h.install()
     commands = [hook["command"] for group in json.loads(h.settings.read_text())["hooks"]["PreToolUse"]
                 for hook in group["hooks"]]
-    assert commands[0] == mine and len(commands) == 3  # the user's, hookmux's dispatcher and gate
+    assert commands[0] == mine and len(commands) == 4  # the user's, hookmux's dispatcher, gate and danger gate
     result = h.uninstall()
     assert "dispatch.py" not in h.settings.read_text()
     assert f"{h.settings}: removed a PreToolUse entry that runs {h.target}/_dispatch/dispatch.py" in result.stderr

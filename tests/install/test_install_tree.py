@@ -116,9 +116,10 @@ def test_status_reports_what_is_installed_and_what_is_broken(h):
     assert report["files"]["modified"] == [] and report["files"]["outdated"] == []
     wired = {w["file"]: w for w in report["wired"]}
     assert {(e["event"], e["role"]) for e in wired[str(h.settings)]["entries"]} == {
-        ("PreToolUse", "dispatch"), ("PreToolUse", "gate"), ("Stop", "dispatch"), ("PostToolBatch", "gate")}
+        ("PreToolUse", "dispatch"), ("PreToolUse", "gate"), ("Stop", "dispatch"), ("PostToolBatch", "gate"),
+        ("PreToolUse", "danger")}
     assert {(e["event"], e["role"]) for e in wired[str(h.copilot_dir / "hookmux.json")]["entries"]} == {
-        ("preToolUse", "dispatch"), ("preToolUse", "gate"), ("agentStop", "dispatch")}
+        ("preToolUse", "dispatch"), ("preToolUse", "gate"), ("agentStop", "dispatch"), ("preToolUse", "danger")}
 
     (h.target / "skill-redirect" / "skill_redirect.py").unlink()
     (h.source / "_common" / "state.py").write_text("# a newer package\n")

@@ -30,6 +30,8 @@ SUITES = {  # tally name -> the command that reproduces it
     "Process isolation": f"{PYTEST} tests/reliability/test_reliability_isolation.py",
     "Fuzz: shell reader and advisory": f"{PYTEST} tests/reliability/test_reliability_fuzz.py -k shell_reader",
     "Hostile commands: the advisory's shell reader": f"{PYTEST} tests/reliability/test_reliability_hostile.py -k hostile_commands",
+    "Fuzz: danger gate process": f"{PYTEST} tests/reliability/test_reliability_danger_gate.py -k 'not hostile'",
+    "Hostile: danger gate": f"{PYTEST} tests/reliability/test_reliability_danger_gate.py -k hostile",
 }
 
 

@@ -42,8 +42,28 @@ def advisory_verdicts(command: str, tool: str, cwd: str | None, registry: str | 
     return out
 
 
+def danger_gate_verdicts(command: str, tool: str, cwd: str | None) -> list[dict]:
+    """The danger gate's rows (hooks/danger-gate, docs/danger-gate.md): ``block`` when a row
+    matches and its judge finds something that would be lost (the disk, git asked now); a row
+    that matches but loses nothing says so. Allowances are not consulted."""
+    if tool not in ("Bash", "bash", "run_shell_command"):
+        return []
+    from hookmux import dangers
+
+    out = []
+    for verdict in dangers.explain(command, cwd or os.getcwd()):
+        why = verdict["why"]
+        if verdict["blocks"]:
+            why += ": would lose " + "; ".join(verdict["lost"])
+        elif verdict["matched"]:
+            why += ", but nothing would be lost here"
+        out.append({"id": verdict["id"], "verdict": "block" if verdict["blocks"] else "quiet", "why": why,
+                    "form": "structured"})
+    return out
+
+
 Evaluator = Callable[[str, str, "str | None"], list]
-EVALUATORS: list[tuple[str, Evaluator]] = [("advisory", advisory_verdicts)]
+EVALUATORS: list[tuple[str, Evaluator]] = [("advisory", advisory_verdicts), ("danger gate", danger_gate_verdicts)]
 
 
 def configure(parser: argparse.ArgumentParser) -> None:

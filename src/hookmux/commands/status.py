@@ -40,6 +40,22 @@ def run(args: argparse.Namespace) -> int:
                                 resources.hooks_tree())
     report["layers"] = layers.as_dict()
     report["problems"] += layers.errors
+    report["allowances"] = _allowances()
     text = render(report) + plugin_installs.render_status(report) + layer_report.render(layers)
+    text += _render_allowances(report)
     sys.stdout.write(json.dumps(report, indent=2) + "\n" if args.json else text)
     return 1 if report["problems"] else 0
+
+
+def _allowances() -> list[dict]:
+    """The danger gate's allowances in force (``hookmux allow``)."""
+    from hookmux.commands import allow
+
+    module = allow.allowances()
+    return module.live(module.read(allow.state_dir()))
+
+
+def _render_allowances(report: dict) -> str:
+    from hookmux.commands import allow
+
+    return "danger gate allowances (hookmux allow):\n" + allow.render(report["allowances"])

@@ -4,7 +4,7 @@ from __future__ import annotations
 from hookmux import layer_report, resources
 from hookmux.validation import validate_manifest
 
-HELP = "check a manifest: schema, scripts, matchers, reachability, contraindication rows"
+HELP = "check a manifest: schema, scripts, matchers, reachability, contraindication rows, danger-gate rows"
 
 
 def configure(parser) -> None:
@@ -12,6 +12,17 @@ def configure(parser) -> None:
     parser.add_argument("--hooks-root", help="check scripts under this folder instead of the manifest's hooks_root")
     parser.add_argument("--no-layers", action="store_true",
                         help="leave out the user and project layers merged over it (docs/install.md)")
+
+
+def danger_gate_problems() -> list[str]:
+    """The danger gate's shipped registry and the user's own (if any): rows and their examples."""
+    from hookmux import dangers
+
+    user = dangers.user_registry()
+    problems = dangers.check_registry(dangers.shipped_registry())
+    if user.is_file():
+        problems += dangers.check_registry(user, user=True)
+    return problems + dangers.example_problems(user=user if user.is_file() else None)
 
 
 def run(args) -> int:
@@ -25,6 +36,7 @@ def run(args) -> int:
         errors, warnings = errors + layers.errors, warnings + layers.warnings
         for path in layers.layers:
             print(f"layer: {path}")
+    errors += danger_gate_problems()
     for line in errors:
         print(f"error: {line}")
     for line in warnings:

@@ -14,6 +14,7 @@ from __future__ import annotations
 import json
 import os
 import re
+import shlex
 import signal
 import subprocess
 import time
@@ -85,6 +86,8 @@ def payload(hook: Hook, tool: str | None, sandbox: Sandbox, host: str | None = N
     fmt, event = hook.format, hook.canonical
     if hook.role == "gate":
         return _gate_payload(hook, cwd)
+    if hook.role == "danger":
+        return _danger_payload(hook, cwd, host)
     if host == COPILOT and fmt != COPILOT:
         tool = tool or "Bash"
         data = {"hook_event_name": event, "session_id": SESSION, "cwd": cwd,
@@ -125,6 +128,22 @@ def _event_fields(data: dict, event: str, *keys) -> dict:
     elif event in _hosts.STOP_EVENTS:
         data.update(stop_hook_active=False, last_assistant_message="")
     return data
+
+
+def _danger_payload(hook: Hook, cwd: str, host: str | None) -> dict:
+    """The danger gate's canary: a recursive delete of the doctor's own sandbox project (the
+    whole project), which the gate denies. It is data on the gate's stdin: nothing runs it."""
+    command = f"rm -r -f {shlex.quote(cwd)}"
+    if hook.format == COPILOT:
+        return {"sessionId": SESSION, "timestamp": int(time.time() * 1000), "cwd": cwd,
+                "toolName": "bash", "toolArgs": {"command": command}}
+    base = {"session_id": SESSION, "cwd": cwd, "hook_event_name": hook.canonical, "tool_input": {"command": command}}
+    if hook.format == CODEX:
+        return {**base, "transcript_path": os.path.join(cwd, "t.jsonl"), "turn_id": "hookmux-doctor-turn",
+                "model": "hookmux-doctor", "permission_mode": "default", "tool_name": "Bash", "tool_use_id": "doctor-1"}
+    if host == COPILOT:  # Copilot's loader of a Claude-format file: snake_case, lower-case tool names
+        return {**base, "timestamp": time.strftime("%Y-%m-%dT%H:%M:%S.000Z", time.gmtime()), "tool_name": "bash"}
+    return {**base, "transcript_path": os.path.join(cwd, "t.jsonl"), "tool_name": "Bash", "tool_use_id": "doctor-1"}
 
 
 def _gate_payload(hook: Hook, cwd: str) -> dict:

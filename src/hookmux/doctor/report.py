@@ -160,6 +160,10 @@ def _reinstall(target: str, installs: dict, python: bool = False) -> str:
 # ---------------------------------------------------------------- canaries
 
 
+_unanswered = {"dispatch": "no trace from the dispatcher",
+               "danger": "the danger gate did not deny a recursive delete of the whole (sandbox) project"}
+
+
 def _canaries(hook, loaded_by, sandbox, installs, findings) -> list[tuple[str | None, dict, canary.Result]]:
     """Run the hook's canaries (one per tool its rows need); name what went wrong."""
     if hook.http:
@@ -188,7 +192,7 @@ def _canaries(hook, loaded_by, sandbox, installs, findings) -> list[tuple[str | 
         if not fired:
             said = (result.stderr.strip().splitlines() or ["nothing on stderr"])[-1][:200]
             findings.problem(where, f"the canary {hook.canonical} event did not reach the {hook.role} "
-                             f"({'no trace from the dispatcher' if hook.role == 'dispatch' else 'the gate did not answer a skill call naming an agent'}; "
+                             f"({_unanswered[hook.role] if hook.role in _unanswered else 'the gate did not answer a skill call naming an agent'}; "
                              f"{result.shell[0]} said: {said})", _reinstall(hook.target, installs))
         for words in rejected:
             findings.problem(where, f"its answer to the canary is not one {hook.format} accepts: {words}",

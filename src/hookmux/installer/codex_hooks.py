@@ -28,6 +28,7 @@ _hosts = resources.runtime("hosts")
 HOOKS_FILE = "hooks.json"
 HOST_ARGS = ("--host", _hosts.CODEX)
 GATE_EVENTS = {"PreToolUse": _hosts.AGENT_TOOL[_hosts.CODEX]}
+DANGER_EVENTS = {"PreToolUse": "Bash"}
 EVENTS = tuple(_hosts.EVENTS[_hosts.CODEX])
 
 
@@ -76,4 +77,7 @@ def entries(manifest: dict, target: str, python: str) -> list[Entry]:
                               python, str(dispatch)))
     out += [CodexEntry(event, "gate", tools, command(python, gate, event), GATE_TIMEOUT, python, str(gate))
             for event, tools in GATE_EVENTS.items()]
+    danger = root.joinpath(*wiring.DANGER_SCRIPT)
+    out += [CodexEntry(event, "danger", tools, command(python, danger, event), GATE_TIMEOUT, python, str(danger))
+            for event, tools in DANGER_EVENTS.items()]
     return out

@@ -23,15 +23,16 @@ import shlex
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from hookmux.wiring import DISPATCH_SCRIPT, GATE_SCRIPT, SERVE_SCRIPT
+from hookmux.wiring import DANGER_SCRIPT, DISPATCH_SCRIPT, GATE_SCRIPT, SERVE_SCRIPT
 
-ROLES = {"dispatch": DISPATCH_SCRIPT, "gate": GATE_SCRIPT, "serve": SERVE_SCRIPT}
+ROLES = {"dispatch": DISPATCH_SCRIPT, "gate": GATE_SCRIPT, "serve": SERVE_SCRIPT, "danger": DANGER_SCRIPT}
 _PYTHON_FLAGS = re.compile(r"-[bBdEiIOqsSuvRP]+")
 _PYTHON_VALUE_FLAGS = ("-X", "-W")
 # script options: name -> takes a value
 OPTIONS = {
     "dispatch": {"--trace": False, "--manifest": True, "--hooks-root": True, "--host": True},
     "gate": {"--skills-dir": True, "--host": True},
+    "danger": {"--host": True},
     "serve": {},
 }
 # An HTTP hook of ``install --serve``: the dispatcher, answered by ``hookmux serve``.
@@ -161,7 +162,7 @@ def references(command: object, target: os.PathLike | str) -> bool:
     scripts = {real(Path(target).joinpath(*tail)) for tail in ROLES.values()}
     for word in words(command) or command.split():
         word = word.strip("'\"")
-        if word.endswith(("dispatch.py", "skill_redirect.py")) and (
+        if word.endswith(("dispatch.py", "skill_redirect.py", "danger_gate.py")) and (
                 os.path.isabs(os.path.expanduser(word)) or word.startswith("$")):
             if real(os.path.expandvars(word)) in scripts:
                 return True

@@ -15,6 +15,11 @@ GATE_TIMEOUT = 10
 # passes them at once (Claude Code is answered on PostToolBatch).
 CLAUDE_GATE_EVENTS = {"PreToolUse": "skill|Agent", "PostToolBatch": None}
 COPILOT_GATE_EVENTS = {"preToolUse": "skill|task"}
+# The danger gate: the shell tool, in Claude Code (Bash) and in Copilot's loader of a
+# Claude-format file (bash, matched case-sensitively); Copilot's own file: bash.
+CLAUDE_DANGER_EVENTS = {"PreToolUse": "Bash|bash"}
+COPILOT_DANGER_EVENTS = {"preToolUse": "bash"}
+DANGER_TIMEOUT = 10
 
 
 
@@ -38,7 +43,8 @@ class Entry:
 
 
 def _entry(event: str, role: str, matcher: str | None, python: str, target: str, timeout) -> Entry:
-    tail = {"dispatch": wiring.DISPATCH_SCRIPT, "gate": wiring.GATE_SCRIPT, "serve": wiring.SERVE_SCRIPT}[role]
+    tail = {"dispatch": wiring.DISPATCH_SCRIPT, "gate": wiring.GATE_SCRIPT, "serve": wiring.SERVE_SCRIPT,
+            "danger": wiring.DANGER_SCRIPT}[role]
     script = str(Path(target).joinpath(*tail))
     return Entry(event, role, matcher, wiring.hook_command(python, script, event), timeout, python, script)
 
@@ -59,6 +65,8 @@ def claude_entries(manifest: dict, target: str, python: str) -> list[Entry]:
            for event, spec in _wired_events(manifest)]
     out += [_entry(event, "gate", matcher, python, target, GATE_TIMEOUT)
             for event, matcher in CLAUDE_GATE_EVENTS.items()]
+    out += [_entry(event, "danger", matcher, python, target, DANGER_TIMEOUT)
+            for event, matcher in CLAUDE_DANGER_EVENTS.items()]
     return out
 
 
@@ -85,6 +93,8 @@ def claude_serve_entries(manifest: dict, target: str, python: str, create: bool 
     out.append(_entry("SessionStart", "serve", None, python, target, SERVE_START_TIMEOUT))
     out += [_entry(event, "gate", matcher, python, target, GATE_TIMEOUT)
             for event, matcher in CLAUDE_GATE_EVENTS.items()]
+    out += [_entry(event, "danger", matcher, python, target, DANGER_TIMEOUT)
+            for event, matcher in CLAUDE_DANGER_EVENTS.items()]
     return out
 
 
@@ -97,4 +107,6 @@ def copilot_entries(manifest: dict, target: str, python: str) -> list[Entry]:
                               _number(spec.get("settings_timeout"))))
     out += [_entry(event, "gate", matcher, python, target, GATE_TIMEOUT)
             for event, matcher in COPILOT_GATE_EVENTS.items()]
+    out += [_entry(event, "danger", matcher, python, target, DANGER_TIMEOUT)
+            for event, matcher in COPILOT_DANGER_EVENTS.items()]
     return out

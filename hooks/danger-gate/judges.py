@@ -1,0 +1,232 @@
+"""Would this simple command really lose something? One judge per ``loses`` value of a row.
+
+    JUDGES[name](command, where) -> [what would be lost, ...]   ([] : nothing, or not known)
+
+``command`` is one simple command of the shell reader (``argv``, and ``words``: each word's
+parts, so a quoted ``~`` or ``*`` stays literal); ``where`` is the call's ``Where``: the folder the command runs in, the environment it sees,
+the protected places, and the bounded git questions. A judge that cannot tell (git did
+not answer, an operand it cannot resolve) finds nothing: the gate fails open and the
+advisory still speaks.
+"""
+import os
+
+import targets
+from _common.shell_rules import GLOBAL_VALUE_OPTIONS
+
+_BLOCK_DEVICE_PREFIXES = (
+    "/dev/sd", "/dev/hd", "/dev/vd", "/dev/xvd", "/dev/nvme", "/dev/mmcblk", "/dev/disk", "/dev/rdisk",
+    "/dev/md", "/dev/dm-", "/dev/mapper/", "/dev/root",
+)
+# Options of git itself that take a value as the next word (the rows' own table).
+_GIT_VALUE_OPTIONS = GLOBAL_VALUE_OPTIONS["git"]
+# find's words that do not narrow what -delete deletes.
+_FIND_NEUTRAL = frozenset(("-delete", "-depth", "-xdev", "-mount", "-print", "-print0", "-ignore_readdir_race",
+                           "-noleaf", "-daystart", "-follow"))
+_FIND_NEUTRAL_VALUE = frozenset(("-mindepth", "-maxdepth"))
+
+
+class Where:
+    """What the judges of one simple command need."""
+
+    __slots__ = ("cwd", "env", "places", "git")
+
+    def __init__(self, cwd, env, places, git):
+        self.cwd = cwd
+        self.env = env
+        self.places = places
+        self.git = git
+
+
+def operand_indexes(argv, value_options=()):
+    """Where the words after the program that are not options are (everything after ``--``)."""
+    found, index = [], 1
+    while index < len(argv):
+        word = argv[index]
+        if word == "--":
+            found.extend(range(index + 1, len(argv)))
+            break
+        if word in value_options:
+            index += 2
+            continue
+        if not (word.startswith("-") and len(word) > 1):
+            found.append(index)
+        index += 1
+    return found
+
+
+def operands(argv, value_options=()):
+    """The words after the program that are not options (everything after ``--``)."""
+    return [argv[index] for index in operand_indexes(argv, value_options)]
+
+
+def reached(command, index, where):
+    """The paths word ``index`` of ``command`` names, judged by its parts when the reader gave them."""
+    parts = command.words[index]
+    first = parts[0][1] if parts and parts[0][0] == "q" else ""
+    if (first == "~" or first.startswith("~/")) and _library_call(command):
+        # shutil.rmtree(os.path.expanduser('~/x')): the reader cannot see the expansion; take it.
+        parts = (("tilde", ""), ("q", parts[0][1][1:])) + tuple(parts[1:])
+    return targets.reach_parts(parts, where.cwd, where.env)
+
+
+def _library_call(command):
+    """Whether the command is a library call of a one-liner (origin ``python3 -c shutil.rmtree``)."""
+    return bool(command.origin) and len(command.origin[-1].split()) == 3
+
+
+def paths(command, where):
+    """A recursive delete: each operand that reaches a protected place that is there."""
+    return _protected([path for index in operand_indexes(command.argv) for path in reached(command, index, where)],
+                      where)
+
+
+def _protected(paths_reached, where):
+    lost = []
+    for path in paths_reached:
+        why = targets.protected(path, where.places)
+        if why and why not in lost and os.path.lexists(path):  # nothing there, nothing lost
+            lost.append(why)
+    return lost
+
+
+def find_delete(command, where):
+    """``find PATH... -delete`` with no test that narrows it: its start folders are deleted whole."""
+    argv = command.argv
+    if "-delete" not in argv:
+        return []
+    starts, index = [], 1
+    while index < len(argv) and not argv[index].startswith(("-", "(", "!")):
+        starts.append(index)
+        index += 1
+    expression = argv[index:]
+    skip = False
+    for word in expression:
+        if skip:
+            skip = False
+            continue
+        if word in _FIND_NEUTRAL_VALUE:
+            skip = True
+        elif word not in _FIND_NEUTRAL and not word.startswith(("-H", "-L", "-P")):
+            return []
+    if not starts:  # find with no folder: the current one
+        return _protected(targets.reach(".", where.cwd, where.env), where)
+    return _protected([path for index in starts for path in reached(command, index, where)], where)
+
+
+def _is_block_device(path):
+    return isinstance(path, str) and path.startswith(_BLOCK_DEVICE_PREFIXES)
+
+
+def device_of(command, where):
+    """``dd of=DEVICE``."""
+    argv = command.argv
+    return ["the disk device %s" % word[3:] for word in argv[1:] if word.startswith("of=") and _is_block_device(word[3:])]
+
+
+def device_operand(command, where):
+    """mkfs, wipefs, shred ... given a disk device."""
+    argv = command.argv
+    return ["the disk device %s" % word for word in operands(argv, ("-t", "-n", "-L", "-o", "-b")) if _is_block_device(word)]
+
+
+def git_parts(argv, cwd):
+    """(the folder git works in, its subcommand, the subcommand's words) for a ``git`` argv."""
+    index = 1
+    while index < len(argv):
+        word = argv[index]
+        if word in _GIT_VALUE_OPTIONS:
+            if word == "-C" and index + 1 < len(argv):
+                cwd = os.path.join(cwd, argv[index + 1])
+            index += 2
+        elif word.startswith("-"):
+            index += 1
+        else:
+            return cwd, word, argv[index + 1:]
+    return cwd, "", []
+
+
+def _changes(where, cwd, paths=(), index_too=True):
+    found = where.git.changes(cwd, paths, index_too)
+    return [found] if found else []
+
+
+def git_changes(command, where):
+    """reset --hard, switch -f: any uncommitted change to a tracked file."""
+    argv = command.argv
+    cwd, _, _ = git_parts(argv, where.cwd)
+    return _changes(where, cwd)
+
+
+def git_checkout(command, where):
+    """``checkout -f`` (everything), ``checkout [COMMIT] -- PATHS`` and ``checkout .`` (those paths)."""
+    argv = command.argv
+    cwd, _, words = git_parts(argv, where.cwd)
+    if any(word in ("-f", "--force") or (word[:1] == "-" and word[1:2] != "-" and "f" in word[1:])
+           for word in words if word != "--"):
+        if "--" not in words and "-b" not in words and "-B" not in words:
+            return _changes(where, cwd)
+    if "--" in words:
+        cut = words.index("--")
+        pathspecs, before = words[cut + 1:], [w for w in words[:cut] if not w.startswith("-")]
+        return _changes(where, cwd, pathspecs or ["."], index_too=bool(before)) if pathspecs else []
+    if words and all(not w.startswith("-") for w in words) and words[-1] in (".", "./", ":/"):
+        return _changes(where, cwd, [words[-1]], index_too=len(words) > 1)
+    return []
+
+
+def git_restore(command, where):
+    """``restore`` of the work tree (the default; ``--staged`` alone touches the index only)."""
+    argv = command.argv
+    cwd, _, words = git_parts(argv, where.cwd)
+    staged = any(w in ("--staged", "-S") for w in words)
+    worktree = any(w in ("--worktree", "-W") for w in words)
+    if staged and not worktree:
+        return []
+    source = any(w.startswith(("--source", "-s")) for w in words)
+    pathspecs = operands(["restore", *words], ("--source", "-s", "--pathspec-from-file"))
+    if not pathspecs:
+        return []
+    return _changes(where, cwd, pathspecs, index_too=source)
+
+
+def git_clean(command, where):
+    """``clean -f``: what git's own dry run of the same command lists."""
+    argv = command.argv
+    cwd, _, words = git_parts(argv, where.cwd)
+    if any(w in ("-n", "--dry-run") or (w[:1] == "-" and w[1:2] != "-" and "n" in w[1:]) for w in words):
+        return []
+    found = where.git.cleanable(cwd, words)
+    return [found] if found else []
+
+
+def git_stash(command, where):
+    """``stash clear`` (every entry) and ``stash drop [ENTRY]`` (that one, the latest by default)."""
+    argv = command.argv
+    cwd, _, words = git_parts(argv, where.cwd)
+    if not words or words[0] not in ("clear", "drop"):
+        return []
+    if words[0] == "clear":
+        found = where.git.stashes(cwd)
+    else:
+        named = [w for w in words[1:] if not w.startswith("-")]
+        found = where.git.stashes(cwd, named[0] if named else "stash@{0}")
+    return [found] if found else []
+
+
+def always(command, where):
+    """A user's row that blocks whenever it matches."""
+    return ["what this row protects"]
+
+
+JUDGES = {
+    "paths": paths,
+    "find-delete": find_delete,
+    "device-of": device_of,
+    "device-operand": device_operand,
+    "git-changes": git_changes,
+    "git-checkout": git_checkout,
+    "git-restore": git_restore,
+    "git-clean": git_clean,
+    "git-stash": git_stash,
+    "always": always,
+}

@@ -1,0 +1,122 @@
+"""The gate's rows: the shipped registry with the user's own rows and disabled ids over it.
+
+    load(shipped_path, user_path) -> Registry      # never raises; a row it cannot use is skipped
+    user_registry_path(env) -> path                 # $XDG_CONFIG_HOME/hookmux/dangers.json
+    matches(registry, row, command, context)        # the row's program/subcommand/flags/args hold
+
+Rows are in the advisory's structured form (``_common/shell_rules.py``: ``program``,
+``subcommand``, ``flags``, ``args``, ``any_of``) plus ``loses``, the judge that decides
+whether the call would really lose something (judges.py). The user's file
+(``~/.config/hookmux/dangers.json`` unless ``XDG_CONFIG_HOME`` says otherwise) holds
+``{"rows": [...], "disabled": ["ID", ...]}``: a row with a shipped id replaces that row, a
+new id adds one, a disabled id is off. Only the user's own file counts: a project cannot turn
+the gate off. ``system_folders`` and ``home_exceptions`` of the user's file add to the
+shipped lists.
+"""
+import os
+
+ROW_FIELDS = ("id", "loses", "harm", "safe_alternative")
+USER_FILE = ("hookmux", "dangers.json")
+
+
+class Registry:
+    __slots__ = ("rows", "rules", "system_folders", "home_exceptions", "disabled")
+
+    def __init__(self):
+        self.rows = []
+        #: row id -> the compiled ``shell_rules.Rule``
+        self.rules = {}
+        self.system_folders = []
+        self.home_exceptions = []
+        self.disabled = []
+
+
+def user_registry_path(env=None):
+    env = os.environ if env is None else env
+    base = env.get("XDG_CONFIG_HOME")
+    if not (base and os.path.isabs(base)):
+        base = os.path.join(env.get("HOME") or os.path.expanduser("~"), ".config")
+    return os.path.join(base, *USER_FILE)
+
+
+def loads(text):
+    """``_common.event.loads`` (the C scanner, no json package) where the hooks tree is on the path."""
+    try:
+        from _common.event import loads as fast
+    except ImportError:
+        from json import loads as fast
+    return fast(text)
+
+
+def read_document(path):
+    """The JSON object in ``path``; None when it is missing, unreadable or not an object."""
+    try:
+        with open(path, "rb") as handle:
+            document = loads(handle.read(4 << 20).decode("utf-8"))
+    except (OSError, ValueError, UnicodeDecodeError, RecursionError):
+        return None
+    return document if isinstance(document, dict) else None
+
+
+def compiled(row):
+    """The row's ``shell_rules.Rule``, or None when the gate cannot use the row."""
+    if not isinstance(row, dict):
+        return None
+    if not all(isinstance(row.get(field), str) and row[field].strip() for field in ROW_FIELDS):
+        return None
+    import judges
+    from _common import shell_rules
+
+    if row["loses"] not in judges.JUDGES:
+        return None
+    try:
+        return shell_rules.compile_row(row)
+    except (ValueError, TypeError):
+        return None
+
+
+def load(shipped_path, user_path):
+    registry = Registry()
+    shipped = read_document(shipped_path) or {}
+    user = (read_document(user_path) or {}) if user_path else {}
+    for key in ("system_folders", "home_exceptions"):
+        for document in (shipped, user):
+            values = document.get(key)
+            if isinstance(values, list):
+                getattr(registry, key).extend(v for v in values if isinstance(v, str) and v)
+    disabled = user.get("disabled")
+    registry.disabled = [d for d in disabled if isinstance(d, str)] if isinstance(disabled, list) else []
+    rows = {}
+    for document in (shipped, user):
+        found = document.get("rows")
+        for row in found if isinstance(found, list) else ():
+            rule = compiled(row)
+            if rule is not None:
+                rows[row["id"]] = (row, rule)
+    for row_id, (row, rule) in rows.items():
+        if row_id not in registry.disabled:
+            registry.rows.append(row)
+            registry.rules[row_id] = rule
+    return registry
+
+
+def matches(registry, row, command, context):
+    """Whether ``row`` holds for this one simple command (``shell_rules.evaluate``)."""
+    from _common import shell_rules
+
+    return shell_rules.evaluate(registry.rules[row["id"]], [command], context).matched
+
+
+def program_words(document_rows):
+    """The program names rows match, as plain words for the entry point's cheap test
+    (``mkfs.*`` -> ``mkfs``); read without compiling anything."""
+    words = set()
+    for row in document_rows:
+        if not isinstance(row, dict):
+            continue
+        for alternative in [row] + [a for a in row.get("any_of") or () if isinstance(a, dict)]:
+            program = alternative.get("program")
+            for name in [program] if isinstance(program, str) else program if isinstance(program, list) else ():
+                if isinstance(name, str) and name.rstrip(".*"):
+                    words.add(name.rstrip("*").rstrip(".").lower())
+    return words
