@@ -101,7 +101,7 @@ def test_run_manifest_joins_rows_in_order_and_state_is_fresh_unless_shared(tree,
 
 
 def test_the_project_checks_test_through_it(tmp_path):
-    call = testing.pre_tool_use("Bash", {"command": "rm -rf $BUILD"}, host="copilot")
+    call = testing.pre_tool_use("Bash", {"command": "git push --force origin main"}, host="copilot")
     result = testing.run_check(HOOKS / "contraindication" / "check.py", call, matcher="^(Bash|PowerShell)$")
     assert "advice only" in result.context and json.loads(result.output).keys() == {"additionalContext"}
 
