@@ -9,7 +9,6 @@ nothing of hookmux behind. What each host does differently: docs/e2e.md, "Plugin
 from __future__ import annotations
 
 import json
-import re
 import shutil
 import subprocess
 import sys
@@ -36,13 +35,17 @@ def main():
 
 
 def hazard_ids(command: str) -> list[str]:
-    """Ids of the shipped contraindication rows the force push matches (patterns combine with AND)."""
-    data = json.loads((REPO / "hooks" / "contraindication" / "contraindications.json").read_text())
-    rows = data["rows"] if isinstance(data, dict) else data
-    text = json.dumps({"command": command})
-    return [row["id"] for row in rows if isinstance(row.get("input_pattern"), str)
-            and re.search(row["input_pattern"], text, re.IGNORECASE)
-            and re.search(row.get("tool_pattern") or ".", "Bash", re.IGNORECASE)]
+    """Ids of the shipped contraindication rows the force push matches, by the check's own reader
+    and matcher (structured rows, issue 26) and patterns (text rows)."""
+    from importlib.util import module_from_spec, spec_from_file_location
+
+    hooks = REPO / "hooks"
+    if str(hooks) not in sys.path:
+        sys.path.insert(0, str(hooks))
+    spec = spec_from_file_location("e2e_plugin_contraindication_check", hooks / "contraindication" / "check.py")
+    check = module_from_spec(spec)
+    spec.loader.exec_module(check)
+    return [row["id"] for row in check.matching_call_rows(check.load_rows(), "Bash", {"command": command})]
 
 
 def git(folder: Path, *args: str) -> None:
