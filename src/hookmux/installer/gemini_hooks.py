@@ -1,0 +1,125 @@
+"""What hookmux wires into Gemini CLI's ``settings.json`` (``~/.gemini`` or a project's ``.gemini``).
+
+The ``hooks`` object has Claude Code's shape (event -> matcher groups -> command hooks), so
+the Claude merge dialect edits it, beside everything else the user keeps in that file.
+Differences that matter here (shared/host-contract.md "Gemini CLI 0.61.0", docs/e2e.md):
+
+- Gemini's event names: the manifest's PreToolUse is ``BeforeTool``, UserPromptSubmit
+  ``BeforeAgent``, Stop ``AfterAgent`` ... (``hosts.EVENTS``); and because Gemini drops context
+  given before a call, the advising rows of PreToolUse run on ``AfterTool`` (``hosts.ADVICE_AFTER``),
+  so AfterTool is wired with PreToolUse's matcher;
+- ``timeout`` is in **milliseconds**;
+- matchers are unanchored JavaScript regexes over Gemini's own tool names: a settings matcher
+  becomes ``^(?:run_shell_command|...)$``, the Gemini tools whose canonical name it selects;
+  BeforeAgent and AfterAgent ignore matchers;
+- Gemini blocks the call on exit 2 or >= 3 *with any text*, bash's 127 "No such file" too: every
+  command line ends ``2>/dev/null || true``, so a removed hooks folder or interpreter is a silent
+  exit 0 (the hooks themselves always exit 0 and deny with JSON on stdout);
+- every command line carries ``--host gemini``.
+"""
+from __future__ import annotations
+
+import os
+import re
+import shlex
+from dataclasses import dataclass
+from pathlib import Path
+
+from hookmux import resources, wiring
+from hookmux.installer.entries import DEFAULT_TIMEOUT, Entry
+
+_hosts = resources.runtime("hosts")
+
+SETTINGS_FILE = "settings.json"
+HOST_ARGS = ("--host", _hosts.GEMINI)
+# Gemini parses ``stdout.trim() || stderr.trim()``: stderr must stay empty as stdout does.
+SILENT = "2>/dev/null"
+NATIVE_EVENTS = {canonical: native for native, canonical in _hosts.EVENTS[_hosts.GEMINI].items()}
+TOOL_EVENTS = ("BeforeTool", "AfterTool")  # matched on the tool name
+NO_MATCHER_EVENTS = ("BeforeAgent", "AfterAgent")  # Gemini ignores a matcher there
+# Gemini's tool name -> the names a settings matcher may select it by.
+TOOLS = {native: (native, canonical) for native, canonical in _hosts.TOOLS[_hosts.GEMINI].items()}
+
+
+def settings_file(gemini_home: os.PathLike | str) -> Path:
+    """``<DIR>/settings.json``: ``~/.gemini`` for the user, ``<project>/.gemini`` for a project."""
+    return Path(os.path.abspath(os.path.expanduser(str(gemini_home)))) / SETTINGS_FILE
+
+
+def command(python: str, script: os.PathLike | str, event: str, options: tuple[str, ...] = ()) -> str:
+    """``'<python>' -S -E '<script>' --host gemini [OPTIONS] EVENT 2>/dev/null || true``."""
+    parts = [shlex.quote(str(python)), *wiring.PYTHON_FLAGS, shlex.quote(str(script)),
+             *map(shlex.quote, HOST_ARGS + _without_host(options)), shlex.quote(event)]
+    return " ".join(parts) + " " + SILENT + " " + wiring.FAIL_OPEN
+
+
+def _without_host(options) -> tuple[str, ...]:
+    out, skip = [], False
+    for option in options:
+        if skip:
+            skip = False
+        elif option == "--host":
+            skip = True
+        elif not option.startswith("--host="):
+            out.append(option)
+    return tuple(out)
+
+
+@dataclass(frozen=True)
+class GeminiEntry(Entry):
+    def command_with(self, options: tuple[str, ...]) -> str:
+        """Keeps the options a user added (``--trace``) and always ``--host gemini``, silent."""
+        return command(self.python, self.script, self.event, tuple(options))
+
+
+def matcher(settings_matcher: str | None, event: str) -> str | None | bool:
+    """The Gemini matcher for a manifest ``settings_matcher``: an anchored list of Gemini tool
+    names, None for every tool (or an event that takes no matcher), False when it selects no
+    tool Gemini has (the entry is left out)."""
+    if event in NO_MATCHER_EVENTS:
+        return None
+    if event not in TOOL_EVENTS:
+        return settings_matcher or None
+    if settings_matcher in (None, "", "*"):
+        return None
+    try:
+        pattern = re.compile(settings_matcher)
+    except re.error:
+        return None
+    names = [native for native, names in TOOLS.items() if any(pattern.search(name) for name in names)]
+    return "^(?:" + "|".join(names) + ")$" if names else False
+
+
+def _milliseconds(seconds) -> int:
+    if not isinstance(seconds, (int, float)) or isinstance(seconds, bool) or seconds <= 0:
+        seconds = DEFAULT_TIMEOUT
+    return int(round(seconds * 1000))
+
+
+def _events(manifest: dict):
+    """(Gemini event, its manifest spec) for every wired event; AfterTool also for PreToolUse's
+    advising rows, which run after the call on Gemini."""
+    events = {name: spec for name, spec in (manifest.get("events") or {}).items()
+              if isinstance(spec, dict) and spec.get("checks")}
+    before, after = _hosts.ADVICE_AFTER[_hosts.GEMINI]
+    out = {}
+    for name, spec in events.items():
+        native = NATIVE_EVENTS.get(name)
+        if native:
+            out[native] = spec
+    spec = events.get(before)
+    if spec and after not in events and any(isinstance(r, dict) and r.get("emits", True) for r in spec["checks"]):
+        out[NATIVE_EVENTS[after]] = spec
+    return out.items()
+
+
+def entries(manifest: dict, target: str, python: str) -> list[Entry]:
+    dispatch = Path(target).joinpath(*wiring.DISPATCH_SCRIPT)
+    out = []
+    for event, spec in _events(manifest):
+        wanted = matcher(spec.get("settings_matcher"), event)
+        if wanted is False:
+            continue
+        out.append(GeminiEntry(event, "dispatch", wanted, command(python, dispatch, event),
+                               _milliseconds(spec.get("settings_timeout")), python, str(dispatch)))
+    return out

@@ -1,0 +1,130 @@
+"""What hookmux wires into Gemini CLI's settings.json (installer/gemini_hooks.py), and the command
+line that must stay a silent exit 0 when the hooks folder or the interpreter is gone (Gemini CLI
+0.61.0 blocks the call on exit 2 or >= 3 with any text, bash's 127 "No such file" too).
+
+Hazardous commands are data on the hooks' stdin, never run.
+"""
+from __future__ import annotations
+
+import json
+import shlex
+import shutil
+import subprocess
+import sys
+
+import pytest
+from hookmux_testing import HOOKS, hermetic_env
+
+from hookmux import resources
+from hookmux.installer import commands, gemini_hooks
+
+FORCE_PUSH = "git push --force origin main"
+
+
+def gemini_payload(event: str, command: str) -> str:
+    payload = {"session_id": "g-1", "transcript_path": "/tmp/chats/s.jsonl", "cwd": "/tmp", "hook_event_name": event,
+               "timestamp": "2026-12-01T08:43:12.367Z", "tool_name": "run_shell_command",
+               "tool_input": {"command": command}}
+    if event == "AfterTool":
+        payload["tool_response"] = {"llmContent": "Output: (empty)", "returnDisplay": ""}
+    return json.dumps(payload)
+
+
+@pytest.mark.parametrize("settings_matcher, event, expected", [
+    ("Bash|PowerShell|bash|powershell", "BeforeTool", "^(?:run_shell_command)$"),
+    ("Bash|PowerShell|bash|powershell", "AfterTool", "^(?:run_shell_command)$"),
+    ("^(Edit|Write)$", "BeforeTool", "^(?:replace|write_file)$"),
+    ("Bash|Edit", "AfterTool", "^(?:run_shell_command|replace)$"),
+    ("run_shell_command", "BeforeTool", "^(?:run_shell_command)$"),  # Gemini's own name works too
+    (None, "BeforeTool", None),
+    ("*", "AfterTool", None),
+    ("PowerShell|Zzz", "BeforeTool", False),  # no Gemini tool: the entry is left out
+    ("anything", "BeforeAgent", None),  # Gemini ignores matchers there
+    ("anything", "AfterAgent", None),
+    ("startup", "SessionStart", "startup"),  # an exact string there
+])
+def test_matcher(settings_matcher, event, expected):
+    assert gemini_hooks.matcher(settings_matcher, event) == expected
+
+
+def test_shipped_manifest_gives_the_dispatcher_before_and_after_tools_in_milliseconds(tmp_path):
+    manifest = json.loads(resources.shipped_manifest().read_text())
+    target = str(tmp_path / "hooks dir")
+    entries = gemini_hooks.entries(manifest, target, "/usr/bin/python3")
+    by_event = {e.event: e for e in entries}
+    assert set(by_event) == {"BeforeTool", "AfterTool", "BeforeAgent"}  # PreToolUse, its advice, UserPromptSubmit
+    assert by_event["BeforeTool"].matcher == by_event["AfterTool"].matcher == "^(?:run_shell_command)$"
+    assert by_event["BeforeAgent"].matcher is None
+    seconds = manifest["events"]["PreToolUse"]["settings_timeout"]
+    assert by_event["BeforeTool"].timeout == by_event["AfterTool"].timeout == seconds * 1000
+    for entry in entries:
+        assert entry.role == "dispatch"  # no skill/agent redirect on Gemini (docs/skill-redirect.md)
+        words = shlex.split(entry.command)
+        assert words[words.index("--host") + 1] == "gemini"
+        assert words[-4:] == [entry.event, "2>/dev/null", "||", "true"]
+        parsed = commands.ours(entry.command, target)
+        assert parsed and parsed.role == "dispatch" and parsed.event == entry.event and parsed.fail_open
+
+
+def test_a_users_options_are_kept_and_the_host_is_always_gemini():
+    entry = gemini_hooks.entries(json.loads(resources.shipped_manifest().read_text()), "/h", "/usr/bin/python3")[0]
+    command = entry.command_with(("--trace", "--host", "claude"))
+    words = shlex.split(command)
+    assert "--trace" in words and words.count("--host") == 1 and words[words.index("--host") + 1] == "gemini"
+    assert command.endswith(" 2>/dev/null || true")
+
+
+# ---------------------------------------------------------------- the exact command line under bash -c
+
+
+@pytest.fixture
+def installed(tmp_path):
+    """A copy of the hooks tree at a target, and the command lines wired for it."""
+    target = tmp_path / "home" / ".gemini-hooks target"
+    shutil.copytree(HOOKS, target, ignore=shutil.ignore_patterns("__pycache__", "*.pyc"))
+    manifest = json.loads((target / "_dispatch" / "manifest.json").read_text())
+    manifest["hooks_root"] = str(target)
+    (target / "_dispatch" / "manifest.json").write_text(json.dumps(manifest))
+    entries = {e.event: e for e in gemini_hooks.entries(manifest, str(target), sys.executable)}
+    env = hermetic_env(tmp_path)
+
+    def run(event, payload, command=None):
+        return subprocess.run(["bash", "-c", command or entries[event].command], input=payload.encode(),
+                              capture_output=True, env=env, cwd=tmp_path, timeout=60)
+
+    run.target, run.entries = target, entries
+    return run
+
+
+def test_the_wired_command_advises_after_the_call(installed):
+    before = installed("BeforeTool", gemini_payload("BeforeTool", FORCE_PUSH))
+    assert (before.returncode, before.stdout, before.stderr) == (0, b"", b"")
+    after = installed("AfterTool", gemini_payload("AfterTool", FORCE_PUSH))
+    assert after.returncode == 0 and after.stderr == b""
+    answer = json.loads(after.stdout)
+    assert answer["hookSpecificOutput"]["hookEventName"] == "AfterTool"
+    assert "GIT-FORCE-PUSH-MAIN" in answer["hookSpecificOutput"]["additionalContext"]
+
+
+@pytest.mark.parametrize("event", ["BeforeTool", "AfterTool", "BeforeAgent"])
+def test_a_removed_hooks_folder_is_a_silent_exit_0(installed, event):
+    shutil.rmtree(installed.target)
+    result = installed(event, gemini_payload(event, FORCE_PUSH))
+    assert (result.returncode, result.stdout, result.stderr) == (0, b"", b"")
+
+
+def test_a_removed_interpreter_is_a_silent_exit_0(installed, tmp_path):
+    entry = installed.entries["BeforeTool"]
+    gone = str(tmp_path / "venv-that-was-deleted" / "bin" / "python3")
+    command = gemini_hooks.command(gone, entry.script, entry.event)
+    result = installed("BeforeTool", gemini_payload("BeforeTool", FORCE_PUSH), command)
+    assert (result.returncode, result.stdout, result.stderr) == (0, b"", b"")
+    # without the Gemini form bash would say so on stderr, which Gemini reads as a block
+    plain = subprocess.run(["bash", "-c", command.replace(" 2>/dev/null", "")], input=b"{}", capture_output=True,
+                           timeout=60)
+    assert plain.returncode == 0 and b"No such file" in plain.stderr
+
+
+def test_malformed_stdin_is_a_silent_exit_0(installed):
+    result = installed("BeforeTool", "{not json")
+    assert (result.returncode, result.stdout, result.stderr) == (0, b"", b"")
