@@ -1,0 +1,101 @@
+"""hookmux installed for Gemini CLI 0.61.0 (``--gemini-home``) and driven with the real binary
+(``gemini -p go --yolo``) against the loopback Gemini API stand-in (``e2e_gemini_server``).
+
+Every command the scripted model asks for is data in its reply; HOME is a fresh temporary folder
+(asserted by ``GeminiSandbox.gemini`` before each run).
+"""
+from __future__ import annotations
+
+import json
+import shutil
+
+import pytest
+
+from e2e_expect import matching_rows
+from e2e_fixtures import hookmux_installer  # noqa: F401 (pytest fixture)
+from e2e_gemini import GeminiSandbox, find_gemini, shell
+from e2e_gemini_server import GeminiServer
+
+CONTRAINDICATED = "git push --force origin main"  # no remote in the sandbox's repository: git refuses
+HARMLESS = "echo hi"
+
+
+@pytest.fixture(scope="session")
+def gemini_cli():
+    return find_gemini()
+
+
+@pytest.fixture
+def gemini_sandbox(tmp_path, hookmux_installer):  # noqa: F811
+    with GeminiServer() as server:
+        yield GeminiSandbox(tmp_path, server)
+
+
+def test_the_advice_arrives_after_a_hazardous_call_worded_for_what_already_ran(gemini_cli, gemini_sandbox):
+    gemini_sandbox.install_gemini_user()
+    rows = matching_rows(gemini_sandbox, "Bash", {"command": CONTRAINDICATED})
+    assert rows, "the shipped rows should flag a force push to main"
+
+    run = gemini_sandbox.gemini(gemini_cli, [shell(CONTRAINDICATED)])
+
+    assert run.proc.returncode == 0, run.proc.stderr
+    output = run.after(0).response["output"]
+    assert "does not appear to be a git repository" in output  # the command ran: advice never blocks
+    assert output.count("<hook_context>") == 1 and output.rstrip().endswith("</hook_context>")
+    context = output.split("<hook_context>", 1)[1]
+    assert all(row["id"] in context for row in rows)
+    assert "has already run" in context and "git ls-remote origin main" in context
+    assert "Tool execution blocked" not in output
+
+
+def test_a_harmless_call_is_untouched(gemini_cli, gemini_sandbox):
+    gemini_sandbox.install_gemini_user()
+    run = gemini_sandbox.gemini(gemini_cli, [shell(HARMLESS)])
+    assert run.proc.returncode == 0, run.proc.stderr
+    response = run.after(0).response
+    assert set(response) == {"output"}
+    assert response["output"].startswith("<untrusted_context>\nOutput: hi\n")
+    assert response["output"].endswith("</untrusted_context>")  # nothing after the tool's own output
+
+
+def test_a_deleted_hooks_folder_blocks_nothing(gemini_cli, gemini_sandbox):
+    gemini_sandbox.install_gemini_user()
+    assert gemini_sandbox.hookmux_commands()["BeforeTool"], "hookmux should be wired on BeforeTool"
+    shutil.rmtree(gemini_sandbox.claude_target)
+
+    run = gemini_sandbox.gemini(gemini_cli, [shell("echo still-runs")])
+
+    assert run.proc.returncode == 0, run.proc.stderr
+    response = run.after(0).response
+    assert "error" not in response, response  # Gemini's "Tool execution blocked: ..." would be here
+    assert "Output: still-runs" in response["output"] and "<hook_context>" not in response["output"]
+
+
+def test_install_keeps_the_users_settings_and_uninstall_gives_them_back(gemini_cli, gemini_sandbox):
+    user = json.loads(gemini_sandbox.gemini_settings.read_text())
+    user["hooks"] = {"BeforeTool": [{"matcher": "write_file", "hooks": [
+        {"type": "command", "command": "true", "name": "users-own", "timeout": 5000}]}]}
+    user["ui"] = {"theme": "Default"}
+    original = json.dumps(user, indent=2) + "\n"
+    gemini_sandbox.gemini_settings.write_text(original)
+
+    gemini_sandbox.install_gemini_user()
+    data = json.loads(gemini_sandbox.gemini_settings.read_text())
+    assert {k: v for k, v in data.items() if k != "hooks"} == {k: v for k, v in user.items() if k != "hooks"}
+    assert data["hooks"]["BeforeTool"][0] == user["hooks"]["BeforeTool"][0]  # the user's hook stays first
+    ours = gemini_sandbox.hookmux_commands()
+    assert set(ours) == {"BeforeTool", "AfterTool", "BeforeAgent"}
+    timeouts = {h["timeout"] for groups in data["hooks"].values() for g in groups for h in g["hooks"]
+                if str(gemini_sandbox.claude_target) in h["command"]}
+    assert timeouts == {10000}  # milliseconds
+
+    installed = gemini_sandbox.gemini_settings.read_bytes()
+    gemini_sandbox.install_gemini_user()
+    assert gemini_sandbox.gemini_settings.read_bytes() == installed  # a reinstall changes nothing
+
+    run = gemini_sandbox.gemini(gemini_cli, [shell(CONTRAINDICATED)])  # the user's hook does not stop ours
+    assert "<hook_context>" in run.after(0).response["output"]
+
+    gemini_sandbox.hookmux("uninstall", "--target", gemini_sandbox.claude_target, "--settings",
+                           gemini_sandbox.user_settings, "--gemini-home", gemini_sandbox.gemini_home)
+    assert json.loads(gemini_sandbox.gemini_settings.read_text()) == user
