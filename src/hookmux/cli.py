@@ -38,6 +38,7 @@ COMMANDS = {
     "log": "log",
     "adopt": "adopt",
     "serve": "serve",
+    "allow": "allow",
 }
 
 

@@ -21,7 +21,7 @@ from pathlib import Path
 from typing import Callable, Optional
 
 from hookmux import wiring
-from hookmux.bench import codex_cases
+from hookmux.bench import codex_cases, danger_cases
 from hookmux.bench.runner import Invocation
 from hookmux.bench.skills_tree import make_agents_tree, make_skills_tree
 
@@ -114,6 +114,7 @@ class BenchSetup:
         self.env = self._env()
         self._write_payloads()
         codex_cases.prepare(self)
+        danger_cases.prepare(self)
 
     def _precompile(self) -> None:
         """Bytecode for every module of the copy, by the interpreter under test.
@@ -250,6 +251,7 @@ class BenchSetup:
                  [wiring.dispatcher_command(py, target, "PreToolUse")], fixed("pre-contra-seen"), expect_silent,
                  prime=1),
             *codex_cases.cases(self, Case, expect_silent, expect_context, _json_lines),
+            *danger_cases.cases(self, Case, expect_silent, _json_lines),
         ]
 
     def thread_twins(self, cases: list[Case]) -> list[Case]:

@@ -15,7 +15,7 @@ HELP = (
 ADOPTED_CASE_NAMES = ("B7.dispatch", "B7.separate")  # with --adopted (hookmux.bench.adopted)
 CASE_NAMES = ("B0", "B0.site", "B1.dispatch", "B1.separate", "B2", "B3.pre", "B3.batch",
               "B4.pre", "B4.batch", "B5.new", "B5.plain", "B5.seen", "B6.plain", "B6.new", "B6.agent", "B6.skill",
-              "B8.new", "B8.plain", "B8.seen")
+              "B8.new", "B8.plain", "B8.seen", "B9.plain", "B9.git", "B9.hazard", "B9.githazard")
 
 
 def configure(parser: argparse.ArgumentParser) -> None:

@@ -30,5 +30,20 @@ def run(args: argparse.Namespace) -> int:
         return 1
     report = status(target, absolute(args.settings), copilot_dir, codex_home)
     codex_install.annotate_status(report, codex_bin)
-    sys.stdout.write(json.dumps(report, indent=2) + "\n" if args.json else render(report))
+    report["allowances"] = _allowances()
+    sys.stdout.write(json.dumps(report, indent=2) + "\n" if args.json else render(report) + _render_allowances(report))
     return 1 if report["problems"] else 0
+
+
+def _allowances() -> list[dict]:
+    """The danger gate's allowances in force (``hookmux allow``)."""
+    from hookmux.commands import allow
+
+    module = allow.allowances()
+    return module.live(module.read(allow.state_dir()))
+
+
+def _render_allowances(report: dict) -> str:
+    from hookmux.commands import allow
+
+    return "danger gate allowances (hookmux allow):\n" + allow.render(report["allowances"])

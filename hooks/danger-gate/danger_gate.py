@@ -1,0 +1,130 @@
+"""Danger gate: deny a shell call that would destroy what cannot be brought back.
+
+    python -S danger_gate.py [--host codex] [--dry-run] [EVENT] < payload
+
+EVENT: PreToolUse (Claude Code, Codex; also Copilot's loader of a Claude-format file),
+preToolUse (Copilot). Always exits 0: silent unless it denies, with the host's own JSON
+deny; any failure, a bad payload or a timeout lets the call run (docs/danger-gate.md).
+``--dry-run``: the same verdict without using up a ``once`` allowance (the advisory asks).
+"""
+import sys
+
+#: Native names of the shell tools, as they appear quoted in a payload.
+SHELL_TOOLS = (b'"Bash"', b'"bash"', b'"run_shell_command"')
+#: Every program a shipped row of dangers.json matches (a test keeps them equal).
+PROGRAMS = (
+    b"rm", b"find", b"dd", b"git", b"mkfs", b"mke2fs", b"mkswap", b"wipefs", b"shred",
+)
+#: Bytes that can hide a program's name from a plain search: quotes and escapes
+#: (``r''m``, ``\\rm``) are dropped before it, and ANSI-C quoting (``$'\\x72m'``)
+#: sends the call on to the reader.
+_HIDING = (b"'", b'\\"', b"\\")
+_DYNAMIC = b"$'"
+# JSON escapes that stand for a word break (a newline ends a command).
+_SPACES = (b"\\n", b"\\t", b"\\r")
+_WORD = frozenset(b"abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_")
+# Seconds the gate may take before it lets the call run.
+DEADLINE = 5
+
+
+def _names_a_program(data, words):
+    if _finds(data, words):
+        return True
+    for escape in _SPACES:
+        data = data.replace(escape, b" ")
+    for hiding in _HIDING:
+        data = data.replace(hiding, b"")
+    return _finds(data, words)
+
+
+def _finds(data, words):
+    for word in words:
+        start = data.find(word)
+        while start >= 0:
+            end = start + len(word)
+            if (start == 0 or data[start - 1] not in _WORD) and (end == len(data) or data[end] not in _WORD
+                                                                 or word == b"mkfs"):
+                return True
+            start = data.find(word, end)
+    return False
+
+
+def user_registry(environ):
+    """``rules.user_registry_path`` in bytes, from ``posix.environ``: no ``os`` on the hot path
+    (a test keeps the two equal). None without HOME (no user rows are looked for then)."""
+    base = environ.get(b"XDG_CONFIG_HOME")
+    if not base or not base.startswith(b"/"):
+        home = environ.get(b"HOME")
+        if not home:
+            return None
+        base = home + b"/.config"
+    return base + b"/hookmux/dangers.json"
+
+
+def _user_registry_exists():
+    import posix
+
+    path = user_registry(posix.environ)
+    if path is None:
+        return False
+    try:
+        posix.stat(path)
+    except (OSError, ValueError):
+        return False
+    return True
+
+
+def _user_words():
+    """Program names of the user's own rows (their registry is read only when it exists)."""
+    _on_path()
+    import rules
+
+    registry = rules.load("", rules.user_registry_path())  # the user's rows only
+    return [word.encode("utf-8", "replace") for word in rules.program_words(registry)]
+
+
+class _Timeout(BaseException):
+    pass
+
+
+def _expire(signum, frame):
+    raise _Timeout()
+
+
+def _run():
+    try:
+        data = sys.stdin.buffer.read()
+        # The hot path: a call that is no shell call, or names none of the rows' programs,
+        # imports nothing.
+        if not any(tool in data for tool in SHELL_TOOLS):
+            return 0
+        start = data.find(b'"command"')
+        if start < 0:
+            start = data.find(b'command\\"')  # toolArgs sent as a JSON string
+            if start < 0:
+                return 0
+        text = data[start:]  # not the cwd or the paths before it: ~/git/project names no program
+        if not _names_a_program(text, PROGRAMS) and _DYNAMIC not in text:
+            if not _user_registry_exists() or not _names_a_program(text, _user_words()):
+                return 0
+        import _signal as signal  # the signal module imports enum (~15 ms)
+
+        signal.signal(signal.SIGALRM, _expire)
+        signal.alarm(DEADLINE)
+        _on_path()
+        import gate_core
+
+        return gate_core.main(sys.argv[1:], data)
+    except BaseException:
+        return 0
+
+
+def _on_path():
+    import os
+
+    here = os.path.dirname(os.path.abspath(__file__))
+    if here not in sys.path:
+        sys.path.insert(0, here)
+
+
+sys.exit(_run())

@@ -1,0 +1,179 @@
+"""The danger gate's decision and its deny, for a shell call that named a row's program.
+
+Loaded by danger_gate.py only then. The command is read by the shell reader into the simple
+commands that would run; each row that matches one asks its judge what would be lost
+(judges.py: paths reached, devices, git's answer). When something would, and the user has
+not allowed this exact command in this project (allowances.py), the call is denied in the
+host's own form (``event.render_deny``), at exit 0. Anything unexpected passes the call.
+"""
+import os
+import sys
+
+_HERE = os.path.dirname(os.path.abspath(__file__))
+_HOOKS = os.path.dirname(_HERE)
+if _HOOKS not in sys.path:
+    sys.path.append(_HOOKS)
+
+from _common import event as event_module  # noqa: E402
+from _common import state  # noqa: E402
+
+import allowances  # noqa: E402
+import git_state  # noqa: E402
+import judges  # noqa: E402
+import reading  # noqa: E402
+import rules  # noqa: E402
+import targets  # noqa: E402
+
+REGISTRY = os.path.join(_HERE, "dangers.json")
+#: Canonical names of the shell tools (Gemini's native name kept for issue 33's host table).
+SHELL_TOOLS = ("Bash", "run_shell_command")
+MAX_COMMAND_CHARS = 100_000
+MAX_SHOWN_COMMAND = 4000
+
+
+class Finding:
+    __slots__ = ("row", "lost", "argv")
+
+    def __init__(self, row, lost, argv):
+        self.row = row
+        self.lost = lost
+        self.argv = argv
+
+
+def parse_argv(argv):
+    """(the host named by ``--host``, the first positional EVENT)."""
+    host, event, index = None, None, 0
+    while index < len(argv):
+        arg = argv[index]
+        if arg == "--dry-run":
+            pass
+        elif arg == "--host" and index + 1 < len(argv):
+            host = argv[index + 1]
+            index += 1
+        elif arg.startswith("--host="):
+            host = arg.split("=", 1)[1]
+        elif not arg.startswith("-") and event is None:
+            event = arg
+        index += 1
+    return host, event
+
+
+def main(argv, data):
+    host, argv_event = parse_argv(argv)
+    try:
+        text = data.decode("utf-8")
+    except UnicodeDecodeError:
+        return 0  # not what a host sends: never a block on malformed input
+    call = event_module.parse(text, argv_event, host)
+    command = shell_command(call)
+    if command is None:
+        return 0
+    # --dry-run (the advisory asking whether the gate blocks this call): a once allowance stays.
+    output = decide(call, command, consume="--dry-run" not in argv)
+    if output:
+        sys.stdout.write(output)
+        sys.stdout.flush()
+    return 0
+
+
+def shell_command(call):
+    """The command of a PreToolUse shell call, or None for anything else."""
+    if call.payload is None or call.name not in ("", "PreToolUse") or call.tool_response is not None:
+        return None
+    if call.tool_name not in SHELL_TOOLS and call.native_tool_name not in SHELL_TOOLS:
+        return None
+    command = call.tool_input.get("command") if isinstance(call.tool_input, dict) else None
+    if not isinstance(command, str) or not command.strip() or len(command) > MAX_COMMAND_CHARS:
+        return None
+    return command
+
+
+def decide(call, command, env=None, registry=None, consume=True):
+    """The deny line for this call, or "" to let it run."""
+    env = dict(os.environ if env is None else env)
+    registry = registry or rules.load(REGISTRY, rules.user_registry_path(env))
+    cwd = call.cwd
+    if not (isinstance(cwd, str) and os.path.isabs(cwd)):
+        return ""  # every host sends the session's folder: without one the payload is not a host's
+    findings = judge(command, cwd, env, registry)
+    if not findings:
+        return ""
+    project = allowances.project_root(cwd)
+    if allowed(command, project, consume):
+        return ""
+    call.name = "PreToolUse"  # a payload without hook_event_name is read as one
+    return event_module.render_deny(call, deny_reason(command, findings))
+
+
+def judge(command, cwd, env, registry):
+    """The findings of the rows on ``command``: what each matching simple command would lose."""
+    home = env.get("HOME") or os.path.expanduser("~")
+    places = targets.Places(
+        targets.real(home) if home else "",
+        allowances.project_root(cwd),
+        [os.path.normpath(p) for p in registry.system_folders],
+        registry.home_exceptions,
+    )
+    git = git_state.Git(env=env)
+    findings = []
+    for simple in reading.simple_commands(command, cwd):
+        argv = simple.argv
+        if not argv:
+            continue
+        if os.path.basename(argv[0]) == "cd" and len(argv) == 2 and not simple.origin:
+            reached = targets.reach(argv[1], cwd, env)
+            if len(reached) == 1:
+                cwd = reached[0]
+            continue
+        where = judges.Where(cwd, _with(env, simple.assignments), places, git)
+        for row in registry.rows:
+            if not rules.matches(row, argv):
+                continue
+            lost = judges.JUDGES[row["loses"]](argv, where)
+            if lost:
+                findings.append(Finding(row, lost, argv))
+    return findings
+
+
+def _with(env, assignments):
+    if not assignments:
+        return env
+    merged = dict(env)
+    merged.update(assignments)
+    return merged
+
+
+def allowed(command, project, consume=True):
+    """Whether the user allowed exactly ``command`` in ``project`` (a ``once`` allowance is used up)."""
+    directory = state.state_dir()
+    entry = allowances.find(allowances.read(directory), command, project)
+    if entry is None:
+        return False
+    if entry.get("once") and consume:
+        try:
+            return allowances.consume(directory, entry, state.file_lock)
+        except (OSError, ValueError):
+            return False
+    return True
+
+
+def shell_quote(text):
+    return "'" + text.replace("'", "'\\''") + "'"
+
+
+def deny_reason(command, findings):
+    lines = ["hookmux danger gate: this command was NOT run. It would destroy what nothing can bring back:"]
+    for finding in findings:
+        lines.append("- [%s] %s would lose %s. %s" % (
+            finding.row["id"], os.path.basename(finding.argv[0]), "; ".join(finding.lost), finding.row["harm"]))
+    lines.append("Safer: " + " ".join(dict.fromkeys(f.row["safe_alternative"] for f in findings)))
+    allow = "hookmux allow %s --once" % shell_quote(command.strip())
+    if len(allow) > MAX_SHOWN_COMMAND:
+        allow = "hookmux allow '<the exact command>' --once"
+    lines.append(
+        "Do not try to reach the same result another way (another command, a script, a wrapper). "
+        "Stop and ask the user: say what you wanted to do and what it would delete. Only the user "
+        "can let this exact command through in this project, by running in a terminal:")
+    lines.append("    " + allow)
+    lines.append("Then run the same command again.")
+    return "\n".join(lines)

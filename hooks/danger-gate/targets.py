@@ -1,0 +1,150 @@
+"""What a path operand of a delete would really reach, and whether nothing could bring it back.
+
+    reach(operand, cwd, env) -> [absolute paths]      # ~, $VAR, ${VAR}, .., globs resolved
+    protected(path, places) -> reason or ""           # "/", a system folder, the home folder,
+                                                      # one of its top-level folders, the project
+
+An operand is judged by the path the shell would leave: ``~`` and ``~user`` expand, a
+variable takes its value from the hook's environment (the one the host gives the command)
+and an unset or empty one leaves nothing (``$TMPDIR/*`` with TMPDIR unset is ``/*``). A
+glob is matched against the disk (bounded); one that matches nothing stays literal, as in
+sh. An operand holding a command substitution cannot be judged here and reaches nothing.
+Standard library only.
+"""
+import os
+
+MAX_GLOB_RESULTS = 2000
+_GLOB_CHARS = frozenset("*?[")
+_NAME_CHARS = frozenset("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789_")
+
+
+class Places:
+    """The folders a session's deletes are judged against (computed once per call)."""
+
+    __slots__ = ("home", "project", "system", "home_exceptions")
+
+    def __init__(self, home, project, system, home_exceptions):
+        #: The home folder, real path ("" when unknown).
+        self.home = home
+        #: The project: the cwd's repository root, else the cwd ("" when unknown).
+        self.project = project
+        #: System folders (absolute, normalised), from the registry row.
+        self.system = frozenset(system)
+        #: Top-level folders of home that hold only caches (``.cache``), never protected.
+        self.home_exceptions = frozenset(home_exceptions)
+
+
+def real(path):
+    try:
+        return os.path.realpath(path)
+    except (OSError, ValueError):
+        return os.path.normpath(path)
+
+
+def reach(operand, cwd, env):
+    """The absolute paths ``operand`` names (several for a glob); [] when it cannot be judged."""
+    if not isinstance(operand, str) or not operand or "\0" in operand:
+        return []
+    if "$(" in operand or "`" in operand:
+        return []
+    text = _expand(operand, env)
+    if not text:
+        return []  # not judged, or nothing left
+    path = text if text.startswith("/") else os.path.join(cwd or "/", text)
+    path = os.path.normpath(path)
+    if path.startswith("//"):
+        path = "/" + path.lstrip("/")
+    if not any(char in _GLOB_CHARS for char in path):
+        return [path]
+    matches = _glob(path)
+    if not matches:
+        return [path]  # sh keeps a glob that matches nothing as it is
+    return matches
+
+
+def protected(path, places):
+    """Why deleting ``path`` (recursively) could not be undone, or "" when it can be risked."""
+    if path == "/":
+        return "the root folder /"
+    resolved = real(path)
+    for candidate in _unique((path, resolved)):
+        if candidate in places.system:
+            return "the system folder %s" % candidate
+        if places.home and candidate == places.home:
+            return "the home folder %s" % candidate
+        if places.home and os.path.dirname(candidate) == places.home:
+            name = os.path.basename(candidate)
+            if name not in places.home_exceptions:
+                return "%s, a top-level folder of the home folder" % candidate
+        if places.project and candidate == places.project:
+            return "the whole project %s" % candidate
+    # An ancestor of any of these holds it: deleting /home or ~/.. deletes the home folder.
+    for candidate in _unique((path, resolved)):
+        prefix = candidate.rstrip("/") + "/"
+        for inner, what in ((places.home, "the home folder"), (places.project, "the project")):
+            if inner and inner.startswith(prefix):
+                return "%s, which holds %s %s" % (candidate, what, inner)
+    return ""
+
+
+def _unique(items):
+    return list(dict.fromkeys(items))
+
+
+def _expand(text, env):
+    """``text`` with ``~``/``~user`` and ``$NAME``/``${NAME}`` expanded; None when it cannot be judged."""
+    if text.startswith("~"):
+        head, sep, rest = text.partition("/")
+        home = os.path.expanduser(head) if head == "~" or _is_name(head[1:]) else head
+        if head == "~":
+            home = env.get("HOME") or home
+        if home.startswith("~"):
+            return None  # an unknown user: not judged
+        text = home + sep + rest
+    if "$" not in text:
+        return text
+    out = []
+    index = 0
+    while index < len(text):
+        char = text[index]
+        if char != "$":
+            out.append(char)
+            index += 1
+            continue
+        nxt = text[index + 1:index + 2]
+        if nxt == "{":
+            end = text.find("}", index + 2)
+            if end < 0:
+                return None
+            name = text[index + 2:end]
+            if not _is_name(name):
+                return None  # ${X:-...} and the like: not judged
+            out.append(env.get(name, ""))
+            index = end + 1
+        elif nxt and (nxt in _NAME_CHARS and not nxt.isdigit()):
+            end = index + 1
+            while end < len(text) and text[end] in _NAME_CHARS:
+                end += 1
+            out.append(env.get(text[index + 1:end], ""))
+            index = end
+        else:
+            return None  # $1, $?, $$ ...: not judged
+    return "".join(out)
+
+
+def _is_name(text):
+    return bool(text) and all(char in _NAME_CHARS for char in text) and not text[0].isdigit()
+
+
+def _glob(pattern):
+    import glob
+
+    found = []
+    try:
+        for match in glob.iglob(pattern):
+            found.append(os.path.normpath(match))
+            if len(found) >= MAX_GLOB_RESULTS:
+                break
+    except (OSError, ValueError, RecursionError):
+        return []
+    return found

@@ -1,0 +1,217 @@
+"""Validate the danger gate's registries (hooks/danger-gate/dangers.json, the user's own) and run
+every row's examples against the real gate code in a throwaway HOME and repositories.
+
+At run time the gate skips a row it cannot use; ``check_registry`` names each such row and
+why, and ``example_problems`` names each example whose verdict is not the one its row states.
+The example commands are data: the gate judges them, nothing runs them.
+"""
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+import tempfile
+from pathlib import Path
+
+from hookmux import resources
+
+GATE_FOLDER = "danger-gate"
+ROW_FIELDS = ("id", "loses", "harm", "safe_alternative")
+OPTIONAL_ROW_FIELDS = ("program", "subcommand", "flags", "examples", "$comment", "match")
+TOP_LEVEL_FIELDS = ("version", "rows", "system_folders", "home_exceptions", "$comment", "$schema")
+USER_TOP_LEVEL_FIELDS = TOP_LEVEL_FIELDS + ("disabled",)
+#: Repository states an example may ask for (``"repo": ...``).
+REPO_STATES = ("clean", "changed", "staged", "untracked", "stashed")
+
+
+def shipped_registry() -> Path:
+    return resources.hooks_tree() / GATE_FOLDER / "dangers.json"
+
+
+def user_registry(env: dict | None = None) -> Path:
+    env = os.environ if env is None else env
+    base = env.get("XDG_CONFIG_HOME")
+    if not (base and os.path.isabs(base)):
+        base = os.path.join(env.get("HOME") or os.path.expanduser("~"), ".config")
+    return Path(base) / "hookmux" / "dangers.json"
+
+
+def judges() -> tuple[str, ...]:
+    """The judge names the gate knows (hooks/danger-gate/judges.py), read from its source."""
+    import ast
+
+    tree = ast.parse((resources.hooks_tree() / GATE_FOLDER / "judges.py").read_text())
+    for node in tree.body:
+        if isinstance(node, ast.Assign) and any(getattr(t, "id", "") == "JUDGES" for t in node.targets):
+            return tuple(key.value for key in node.value.keys)
+    return ()
+
+
+def check_registry(path: str | Path, user: bool = False) -> list[str]:
+    path = Path(path)
+    name = str(path) if user else path.name
+    try:
+        document = json.loads(path.read_text(encoding="utf-8"))
+    except OSError as exc:
+        return [f"{name}: cannot read: {exc.strerror or exc}"]
+    except ValueError as exc:
+        return [f"{name}: invalid JSON: {exc}"]
+    if not isinstance(document, dict):
+        return [f"{name}: must be an object with a rows list"]
+    allowed = USER_TOP_LEVEL_FIELDS if user else TOP_LEVEL_FIELDS
+    problems = [f"{name} {key}: unknown key" for key in document if key not in allowed]
+    if not user and document.get("version") != 1:
+        problems.append(f"{name} version: must be 1")
+    for key in ("system_folders", "home_exceptions", "disabled"):
+        if key in document and not (isinstance(document[key], list)
+                                    and all(isinstance(v, str) and v for v in document[key])):
+            problems.append(f"{name} {key}: must be a list of strings")
+    rows = document.get("rows", [] if user else None)
+    if not isinstance(rows, list):
+        return problems + [f"{name} rows: must be a list"]
+    known, seen = judges(), {}
+    for index, row in enumerate(rows):
+        place = f"{name} rows[{index}]"
+        problems.extend(_row_problems(place, row, known))
+        row_id = row.get("id") if isinstance(row, dict) else None
+        if isinstance(row_id, str):
+            if row_id in seen:
+                problems.append(f"{place}.id: duplicate of {seen[row_id]} (the last one is used)")
+            seen[row_id] = f"rows[{index}]"
+    return problems
+
+
+def _row_problems(place: str, row: object, known: tuple[str, ...]) -> list[str]:
+    if not isinstance(row, dict):
+        return [f"{place}: must be an object"]
+    problems = [f"{place}.{key}: unknown key" for key in row if key not in ROW_FIELDS + OPTIONAL_ROW_FIELDS]
+    for key in ROW_FIELDS:
+        if not (isinstance(row.get(key), str) and row[key].strip()):
+            problems.append(f"{place}.{key}: required, a non-empty string")
+    place = f"{place}(id={row.get('id')!r})"
+    if isinstance(row.get("loses"), str) and row["loses"] not in known:
+        problems.append(f"{place}.loses: {row['loses']!r} is not a judge ({', '.join(known)})")
+    program = row.get("program")
+    if not (isinstance(program, str) and program or isinstance(program, list) and program
+            and all(isinstance(p, str) and p for p in program)):
+        problems.append(f"{place}.program: required, a name or a list of names")
+    flags = row.get("flags", [])
+    if not (isinstance(flags, list) and all(isinstance(g, list) and g and all(isinstance(f, str) and f.startswith("-")
+                                                                                for f in g) for g in flags)):
+        problems.append(f"{place}.flags: a list of groups, each a list of spellings like \"-r\"")
+    examples = row.get("examples")
+    if examples is not None:
+        if not isinstance(examples, dict) or set(examples) - {"block", "pass"}:
+            problems.append(f"{place}.examples: an object with lists 'block' and 'pass'")
+        else:
+            for kind, cases in examples.items():
+                for number, case in enumerate(cases if isinstance(cases, list) else [None]):
+                    if _example(case) is None:
+                        problems.append(f"{place}.examples.{kind}[{number}]: a command, or "
+                                        f"{{\"command\": ..., \"repo\": one of {', '.join(REPO_STATES)}}}")
+    return problems
+
+
+def _example(case: object) -> tuple[str, str | None] | None:
+    if isinstance(case, str) and case.strip():
+        return case, None
+    if isinstance(case, dict) and isinstance(case.get("command"), str) and set(case) <= {"command", "repo"}:
+        repo = case.get("repo")
+        if repo is None or repo in REPO_STATES:
+            return case["command"], repo
+    return None
+
+
+# ---------------------------------------------------------------- examples
+
+
+def _git(cwd: Path, *args: str, env: dict) -> None:
+    subprocess.run(["git", *args], cwd=cwd, env=env, check=True, capture_output=True, timeout=30)
+
+
+def make_repo(folder: Path, state: str, env: dict) -> Path:
+    """A repository with one commit (``tracked.txt``, ``other.txt``) in the given state."""
+    folder.mkdir(parents=True)
+    for args in (("init", "-q"), ("config", "user.email", "dangers@example.invalid"), ("config", "user.name", "x"),
+                 ("config", "commit.gpgsign", "false")):
+        _git(folder, *args, env=env)
+    (folder / "tracked.txt").write_text("one\n")
+    (folder / "other.txt").write_text("other\n")
+    _git(folder, "add", "tracked.txt", "other.txt", env=env)
+    _git(folder, "commit", "-q", "-m", "one", env=env)
+    if state in ("changed", "staged", "stashed"):
+        (folder / "tracked.txt").write_text("two\n")
+    if state == "staged":
+        _git(folder, "add", "tracked.txt", env=env)
+    if state == "stashed":
+        _git(folder, "stash", "push", "-q", env=env)
+    if state == "untracked":
+        (folder / "new.txt").write_text("new\n")
+    return folder
+
+
+class Sandbox:
+    """A throwaway HOME (with Documents, .ssh, .cache) and one repository per state."""
+
+    def __init__(self, root: Path) -> None:
+        self.home = root / "home"
+        for name in ("Documents", ".ssh", ".cache", "Documents/old-drafts"):
+            (self.home / name).mkdir(parents=True, exist_ok=True)
+        self.env = {"HOME": str(self.home), "GIT_CONFIG_NOSYSTEM": "1", "GIT_CONFIG_GLOBAL": os.devnull,
+                    "PATH": os.environ.get("PATH", "/usr/bin:/bin"), "LC_ALL": "C"}
+        self.repos = {state: make_repo(root / f"repo-{state}", state, self.env) for state in REPO_STATES}
+
+    def case(self, command: str, repo: str | None) -> dict:
+        return {"command": command, "cwd": str(self.repos[repo or "clean"]), "env": self.env}
+
+
+def run_cases(cases: list[dict], registry: Path, user: Path | None) -> list[list[str]]:
+    """The ids each case blocks on, from the gate's own code (hooks/danger-gate/examples.py)."""
+    script = resources.hooks_tree() / GATE_FOLDER / "examples.py"
+    request = {"registry": str(registry), "user_registry": str(user) if user else None, "cases": cases}
+    done = subprocess.run([sys.executable, "-S", "-E", str(script)], input=json.dumps(request), text=True,
+                          capture_output=True, timeout=120)
+    if done.returncode != 0:
+        raise RuntimeError(f"examples.py failed: {done.stderr.strip()[-500:]}")
+    return json.loads(done.stdout)["results"]
+
+
+def example_problems(registry: Path | None = None, user: Path | None = None) -> list[str]:
+    """Each example whose verdict differs from what its row says (block: that row's id)."""
+    registry = registry or shipped_registry()
+    rows, disabled = {}, []
+    for path in (registry, user):
+        if path and path.is_file():
+            try:
+                document = json.loads(path.read_text(encoding="utf-8"))
+            except (OSError, ValueError):
+                continue
+            if not isinstance(document, dict):
+                continue
+            if path == user and isinstance(document.get("disabled"), list):
+                disabled = document["disabled"]
+            for row in document.get("rows", []) if isinstance(document.get("rows"), list) else []:
+                if isinstance(row, dict):
+                    rows[row.get("id")] = (path, row)  # a user row replaces the shipped one
+    rows = [value for key, value in rows.items() if key not in disabled]
+    wanted, cases = [], []
+    with tempfile.TemporaryDirectory(prefix="hookmux-dangers-") as root:
+        sandbox = Sandbox(Path(root))
+        for path, row in rows:
+            examples = row.get("examples") if isinstance(row.get("examples"), dict) else {}
+            for kind in ("block", "pass"):
+                for case in examples.get(kind, []) if isinstance(examples.get(kind), list) else []:
+                    parsed = _example(case)
+                    if parsed:
+                        wanted.append((path, row.get("id"), kind, parsed))
+                        cases.append(sandbox.case(*parsed))
+        results = run_cases(cases, registry, user) if cases else []
+    problems = []
+    for (path, row_id, kind, (command, repo)), found in zip(wanted, results):
+        if (row_id in found) != (kind == "block"):
+            state = f" (repository {repo})" if repo else ""
+            verdict = "passes" if kind == "block" else f"is blocked by {', '.join(found)}"
+            problems.append(f"{path.name if path == registry else path} {row_id}: example {command!r}{state} should "
+                            f"{'be blocked' if kind == 'block' else 'pass'} but {verdict}")
+    return problems

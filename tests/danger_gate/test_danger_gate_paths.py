@@ -1,0 +1,59 @@
+"""Recursive deletes, devices: blocked only where nothing could bring the data back."""
+from __future__ import annotations
+
+import pytest
+
+from gate_support import World, cases, denial
+
+PATHS = cases()["paths"]
+
+
+@pytest.mark.parametrize("command", PATHS["block"])
+def test_undoable_delete_is_denied(tmp_path, command):
+    world = World(tmp_path)
+    reason = denial(world.gate(command))
+    assert reason and "hookmux allow" in reason, command
+    assert (world.home / "Documents").is_dir()
+
+
+@pytest.mark.parametrize("command", PATHS["pass"])
+def test_everything_else_passes(tmp_path, command):
+    world = World(tmp_path)
+    assert denial(world.gate(command)) is None, command
+
+
+def test_the_reason_names_what_would_be_lost_and_the_allow_command(tmp_path):
+    world = World(tmp_path)
+    reason = denial(world.gate("rm -rf ~/Documents"))
+    assert f"{world.home}/Documents, a top-level folder of the home folder" in reason
+    assert "RM-RECURSIVE-UNDOABLE" in reason
+    assert "ask the user" in reason
+    assert "    hookmux allow 'rm -rf ~/Documents' --once" in reason.splitlines()
+
+
+def test_the_allow_command_quotes_single_quotes(tmp_path):
+    world = World(tmp_path)
+    reason = denial(world.gate("rm -rf ~/'Documents'"))
+    assert "hookmux allow 'rm -rf ~/'\\''Documents'\\''' --once" in reason
+
+
+def test_the_whole_project_from_a_subfolder(tmp_path):
+    world = World(tmp_path)
+    sub = world.repo() / "src"
+    sub.mkdir()
+    assert "the whole project" in denial(world.gate("rm -rf ..", cwd=sub))
+    assert denial(world.gate("rm -rf ../src", cwd=sub)) is None
+
+
+def test_an_unset_variable_is_judged_by_the_path_it_leaves(tmp_path):
+    world = World(tmp_path)
+    world.env.pop("BUILD_DIR_FOR_TEST", None)
+    assert "the system folder /etc" in denial(world.gate("rm -rf $BUILD_DIR_FOR_TEST/*"))
+    world.env["BUILD_DIR_FOR_TEST"] = str(tmp_path / "build")
+    assert denial(world.gate("rm -rf $BUILD_DIR_FOR_TEST/*")) is None
+
+
+def test_a_glob_that_reaches_a_top_level_folder(tmp_path):
+    world = World(tmp_path)
+    assert denial(world.gate("rm -rf ~/Doc*")) is not None
+    assert denial(world.gate("rm -rf ~/Documents/*.tmp")) is None

@@ -1,0 +1,102 @@
+"""The registry: the entry point's program list matches the rows; a user can add or turn off a row."""
+from __future__ import annotations
+
+import ast
+import json
+
+from gate_support import DANGER_GATE, World, denial
+
+from hookmux import dangers
+
+
+def _programs_in_entry_point() -> set[str]:
+    tree = ast.parse(DANGER_GATE.read_text())
+    for node in tree.body:
+        if isinstance(node, ast.Assign) and getattr(node.targets[0], "id", "") == "PROGRAMS":
+            return {elt.value.decode() for elt in node.value.elts}
+    raise AssertionError("no PROGRAMS in danger_gate.py")
+
+
+def test_the_cheap_test_knows_every_shipped_program():
+    rows = json.loads(dangers.shipped_registry().read_text())["rows"]
+    wanted = set()
+    for row in rows:
+        programs = row["program"] if isinstance(row["program"], list) else [row["program"]]
+        wanted |= {p.split(".")[0] for p in programs}
+    assert wanted == _programs_in_entry_point()
+
+
+def test_the_shipped_registry_is_valid_and_its_examples_hold():
+    assert dangers.check_registry(dangers.shipped_registry()) == []
+    assert dangers.example_problems() == []
+
+
+def test_a_failing_example_is_named(tmp_path):
+    user = tmp_path / "dangers.json"
+    user.write_text(json.dumps({"rows": [{"id": "MY-ROW", "program": "terraform", "subcommand": "destroy",
+                                          "loses": "always", "harm": "h", "safe_alternative": "s",
+                                          "examples": {"block": ["terraform plan"], "pass": []}}]}))
+    problems = dangers.example_problems(user=user)
+    assert problems == [f"{user} MY-ROW: example 'terraform plan' should be blocked but passes"]
+
+
+def test_a_bad_user_row_is_named(tmp_path):
+    user = tmp_path / "dangers.json"
+    user.write_text(json.dumps({"rows": [{"id": "X", "program": "rm", "loses": "nothing-known", "harm": "h"}],
+                                "disabled": "RM"}))
+    problems = dangers.check_registry(user, user=True)
+    assert any("safe_alternative: required" in p for p in problems)
+    assert any("loses: 'nothing-known' is not a judge" in p for p in problems)
+    assert any("disabled: must be a list" in p for p in problems)
+
+
+def _user_registry(world: World, document: dict) -> None:
+    path = world.home / ".config" / "hookmux" / "dangers.json"
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text(json.dumps(document))
+
+
+def test_a_user_turns_a_row_off(tmp_path):
+    world = World(tmp_path)
+    world.env.pop("XDG_CONFIG_HOME", None)
+    _user_registry(world, {"disabled": ["RM-RECURSIVE-UNDOABLE"]})
+    assert denial(world.gate("rm -rf ~/Documents")) is None
+    assert denial(world.gate("dd if=/dev/zero of=/dev/sda")) is not None
+
+
+def test_a_user_adds_a_row_for_a_program_the_gate_does_not_know(tmp_path):
+    world = World(tmp_path)
+    world.env.pop("XDG_CONFIG_HOME", None)
+    _user_registry(world, {"rows": [{"id": "TERRAFORM-DESTROY", "program": "terraform", "subcommand": "destroy",
+                                     "loses": "always", "harm": "Destroys the real infrastructure.",
+                                     "safe_alternative": "terraform plan -destroy"}]})
+    reason = denial(world.gate("terraform destroy -auto-approve"))
+    assert reason and "TERRAFORM-DESTROY" in reason and "Destroys the real infrastructure." in reason
+    assert denial(world.gate("terraform plan")) is None
+
+
+def test_xdg_config_home_moves_the_user_registry(tmp_path):
+    world = World(tmp_path)
+    path = tmp_path / "xdg-config" / "hookmux" / "dangers.json"
+    path.parent.mkdir(parents=True)
+    path.write_text(json.dumps({"disabled": ["DD-WRITES-DEVICE"]}))
+    world.env["XDG_CONFIG_HOME"] = str(tmp_path / "xdg-config")
+    assert denial(world.gate("dd if=/dev/zero of=/dev/sda")) is None
+
+
+def test_the_entry_point_looks_for_the_user_registry_where_the_rules_read_it(tmp_path):
+    import importlib.util
+    import sys
+
+    spec = importlib.util.spec_from_file_location("danger_gate_entry", DANGER_GATE)
+    source = DANGER_GATE.read_text().replace("sys.exit(_run())", "")
+    module = importlib.util.module_from_spec(spec)
+    exec(compile(source, str(DANGER_GATE), "exec"), module.__dict__)
+    sys.path.insert(0, str(DANGER_GATE.parent))
+    try:
+        import rules
+    finally:
+        sys.path.remove(str(DANGER_GATE.parent))
+    for env in ({"HOME": "/h"}, {"HOME": "/h", "XDG_CONFIG_HOME": "/x"}, {"HOME": "/h", "XDG_CONFIG_HOME": "rel"}):
+        encoded = {k.encode(): v.encode() for k, v in env.items()}
+        assert module.user_registry(encoded).decode() == rules.user_registry_path(env)
