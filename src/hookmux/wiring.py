@@ -22,6 +22,8 @@ COPILOT_TOOLS = _hosts.TOOLS[_hosts.COPILOT]
 
 DISPATCH_SCRIPT = ("_dispatch", "dispatch.py")
 GATE_SCRIPT = ("skill-redirect", "skill_redirect.py")
+# The dangerous-operation gate (issue 27), standalone: its deny must reach the host.
+DANGER_GATE_SCRIPT = ("danger-gate", "danger_gate.py")
 # SessionStart under ``install --serve``: starts ``hookmux serve`` unless it is up (docs/serve.md).
 SERVE_SCRIPT = ("_serve", "ensure.py")
 

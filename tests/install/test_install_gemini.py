@@ -51,19 +51,21 @@ def test_shipped_manifest_gives_the_dispatcher_before_and_after_tools_in_millise
     manifest = json.loads(resources.shipped_manifest().read_text())
     target = str(tmp_path / "hooks dir")
     entries = gemini_hooks.entries(manifest, target, "/usr/bin/python3")
-    by_event = {e.event: e for e in entries}
+    gates = [(e.event, e.role, e.matcher, e.timeout) for e in entries if e.role != "dispatch"]
+    assert gates == [("BeforeTool", "danger-gate", "^(?:run_shell_command)$", 10000)]
+    by_event = {e.event: e for e in entries if e.role == "dispatch"}
     assert set(by_event) == {"BeforeTool", "AfterTool", "BeforeAgent"}  # PreToolUse, its advice, UserPromptSubmit
     assert by_event["BeforeTool"].matcher == by_event["AfterTool"].matcher == "^(?:run_shell_command)$"
     assert by_event["BeforeAgent"].matcher is None
     seconds = manifest["events"]["PreToolUse"]["settings_timeout"]
     assert by_event["BeforeTool"].timeout == by_event["AfterTool"].timeout == seconds * 1000
     for entry in entries:
-        assert entry.role == "dispatch"  # no skill/agent redirect on Gemini (docs/skill-redirect.md)
+        assert entry.role != "gate"  # no skill/agent redirect on Gemini (docs/skill-redirect.md)
         words = shlex.split(entry.command)
         assert words[words.index("--host") + 1] == "gemini"
         assert words[-4:] == [entry.event, "2>/dev/null", "||", "true"]
         parsed = commands.ours(entry.command, target)
-        assert parsed and parsed.role == "dispatch" and parsed.event == entry.event and parsed.fail_open
+        assert parsed and parsed.role == entry.role and parsed.event == entry.event and parsed.fail_open
 
 
 def test_a_users_options_are_kept_and_the_host_is_always_gemini():
@@ -85,8 +87,11 @@ def installed(tmp_path):
     manifest = json.loads((target / "_dispatch" / "manifest.json").read_text())
     manifest["hooks_root"] = str(target)
     (target / "_dispatch" / "manifest.json").write_text(json.dumps(manifest))
-    entries = {e.event: e for e in gemini_hooks.entries(manifest, str(target), sys.executable)}
+    wired = gemini_hooks.entries(manifest, str(target), sys.executable)
+    entries = {e.event: e for e in wired if e.role == "dispatch"}
+    entries["gate"] = next(e for e in wired if e.role == "danger-gate")
     env = hermetic_env(tmp_path)
+    (tmp_path / "home" / "Documents").mkdir(parents=True)
 
     def run(event, payload, command=None):
         return subprocess.run(["bash", "-c", command or entries[event].command], input=payload.encode(),
@@ -106,10 +111,27 @@ def test_the_wired_command_advises_after_the_call(installed):
     assert "GIT-FORCE-PUSH-MAIN" in answer["hookSpecificOutput"]["additionalContext"]
 
 
-@pytest.mark.parametrize("event", ["BeforeTool", "AfterTool", "BeforeAgent"])
+def test_the_wired_danger_gate_denies_in_the_one_form_gemini_obeys(installed, tmp_path):
+    destructive = "rm" + " -rf ~/Documents"  # data on the gate's stdin; HOME is tmp_path/home
+    payload = json.loads(gemini_payload("BeforeTool", destructive))
+    payload["cwd"] = str(tmp_path)
+    result = installed("gate", json.dumps(payload))
+    assert result.returncode == 0 and result.stderr == b""
+    assert result.stdout.count(b"\n") == 1
+    answer = json.loads(result.stdout)
+    assert set(answer) == {"decision", "reason"} and answer["decision"] == "deny"
+    assert "NOT run" in answer["reason"] and "Documents" in answer["reason"]
+    assert (tmp_path / "home" / "Documents").is_dir()
+    harmless = json.loads(gemini_payload("BeforeTool", "ls -la"))
+    harmless["cwd"] = str(tmp_path)
+    result = installed("gate", json.dumps(harmless))
+    assert (result.returncode, result.stdout, result.stderr) == (0, b"", b"")
+
+
+@pytest.mark.parametrize("event", ["BeforeTool", "AfterTool", "BeforeAgent", "gate"])
 def test_a_removed_hooks_folder_is_a_silent_exit_0(installed, event):
     shutil.rmtree(installed.target)
-    result = installed(event, gemini_payload(event, FORCE_PUSH))
+    result = installed(event, gemini_payload("BeforeTool" if event == "gate" else event, "rm" + " -rf ~/Documents"))
     assert (result.returncode, result.stdout, result.stderr) == (0, b"", b"")
 
 

@@ -23,9 +23,9 @@ import shlex
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from hookmux.wiring import DISPATCH_SCRIPT, GATE_SCRIPT, SERVE_SCRIPT
+from hookmux.wiring import DANGER_GATE_SCRIPT, DISPATCH_SCRIPT, GATE_SCRIPT, SERVE_SCRIPT
 
-ROLES = {"dispatch": DISPATCH_SCRIPT, "gate": GATE_SCRIPT, "serve": SERVE_SCRIPT}
+ROLES = {"dispatch": DISPATCH_SCRIPT, "gate": GATE_SCRIPT, "serve": SERVE_SCRIPT, "danger-gate": DANGER_GATE_SCRIPT}
 _PYTHON_FLAGS = re.compile(r"-[bBdEiIOqsSuvRP]+")
 _PYTHON_VALUE_FLAGS = ("-X", "-W")
 # script options: name -> takes a value
@@ -33,6 +33,7 @@ OPTIONS = {
     "dispatch": {"--trace": False, "--manifest": True, "--hooks-root": True, "--host": True},
     "gate": {"--skills-dir": True, "--host": True},
     "serve": {},
+    "danger-gate": {"--host": True},
 }
 # An HTTP hook of ``install --serve``: the dispatcher, answered by ``hookmux serve``.
 _SERVE_URL = re.compile(r"http://127\.0\.0\.1:(\d{1,5})/([0-9a-f]{64})/([A-Za-z]{1,64})")
@@ -158,13 +159,13 @@ def ours(command: object, target: os.PathLike | str) -> HookmuxCommand | None:
 
 
 def references(command: object, target: os.PathLike | str) -> bool:
-    """Any word of ``command`` names the dispatcher or the gate of ``target``."""
+    """Any word of ``command`` names one of the scripts of ``target`` (``ROLES``)."""
     if not isinstance(command, str):
         return False
     scripts = {real(Path(target).joinpath(*tail)) for tail in ROLES.values()}
     for word in words(command) or command.split():
         word = word.strip("'\"")
-        if word.endswith(("dispatch.py", "skill_redirect.py")) and (
+        if word.endswith(("dispatch.py", "skill_redirect.py", "danger_gate.py")) and (
                 os.path.isabs(os.path.expanduser(word)) or word.startswith("$")):
             if real(os.path.expandvars(word)) in scripts:
                 return True

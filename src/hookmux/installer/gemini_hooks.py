@@ -15,7 +15,10 @@ Differences that matter here (shared/host-contract.md "Gemini CLI 0.61.0", docs/
 - Gemini blocks the call on exit 2 or >= 3 *with any text*, bash's 127 "No such file" too: every
   command line ends ``2>/dev/null || true``, so a removed hooks folder or interpreter is a silent
   exit 0 (the hooks themselves always exit 0 and deny with JSON on stdout);
-- every command line carries ``--host gemini``.
+- every command line carries ``--host gemini``;
+- the dangerous-operation gate (``danger-gate/``, issue 27) runs on BeforeTool for the shell
+  tool, where its ``{"decision": "deny", "reason": R}`` stops the call; the skill/agent redirect
+  is not wired: Gemini rejects an unknown skill or agent name before any hook.
 """
 from __future__ import annotations
 
@@ -26,7 +29,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from hookmux import resources, wiring
-from hookmux.installer.entries import DEFAULT_TIMEOUT, Entry
+from hookmux.installer.entries import DEFAULT_TIMEOUT, GATE_TIMEOUT, Entry
 
 _hosts = resources.runtime("hosts")
 
@@ -113,8 +116,13 @@ def _events(manifest: dict):
     return out.items()
 
 
+# The danger gate's events and the settings matcher its tools are chosen by.
+DANGER_GATE_EVENTS = {"BeforeTool": "Bash"}
+
+
 def entries(manifest: dict, target: str, python: str) -> list[Entry]:
     dispatch = Path(target).joinpath(*wiring.DISPATCH_SCRIPT)
+    danger_gate = Path(target).joinpath(*wiring.DANGER_GATE_SCRIPT)
     out = []
     for event, spec in _events(manifest):
         wanted = matcher(spec.get("settings_matcher"), event)
@@ -122,4 +130,7 @@ def entries(manifest: dict, target: str, python: str) -> list[Entry]:
             continue
         out.append(GeminiEntry(event, "dispatch", wanted, command(python, dispatch, event),
                                _milliseconds(spec.get("settings_timeout")), python, str(dispatch)))
+    out += [GeminiEntry(event, "danger-gate", matcher(tools, event), command(python, danger_gate, event),
+                        _milliseconds(GATE_TIMEOUT), python, str(danger_gate))
+            for event, tools in DANGER_GATE_EVENTS.items()]
     return out
