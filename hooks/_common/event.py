@@ -18,8 +18,8 @@ camelCase keys and no ``hook_event_name``; otherwise it is nested (``codex`` for
 Codex, else ``claude``). ``host`` names the host when the caller knows it;
 otherwise it is inferred: Copilot by the flat dialect, by a lower-case Copilot
 tool name, or by an ISO ``timestamp`` without ``transcript_path``; Codex by
-``turn_id`` or a Codex-only tool name; Gemini by a Gemini-only event or tool name; else
-Claude Code. Gemini's dialect nests context as Claude's does and denies flat
+``turn_id`` or a Codex-only tool name; Gemini by a Gemini-only event or tool name, or
+an ISO ``timestamp`` beside ``transcript_path``; else Claude Code. Gemini's dialect nests context as Claude's does and denies flat
 (``{"decision": "deny", "reason": R}``).
 
 JSON goes through the C accelerator the ``json`` package itself uses, without
@@ -216,8 +216,8 @@ def _infer_host(payload, flat, native_event, native_tool):
         return _hosts.COPILOT
     if "turn_id" in payload or native_tool in _CODEX_TOOLS:
         return _hosts.CODEX
-    if isinstance(payload.get("timestamp"), str) and "transcript_path" not in payload:
-        return _hosts.COPILOT
+    if isinstance(payload.get("timestamp"), str):  # Claude Code and Codex send none
+        return _hosts.GEMINI if "transcript_path" in payload else _hosts.COPILOT
     return _hosts.CLAUDE
 
 

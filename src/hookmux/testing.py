@@ -341,6 +341,8 @@ def stop(stop_hook_active: bool = False, *, host: str = "claude", session_id: st
     a Stop check must be silent when ``stop_hook_active`` is true (the dispatcher ensures it)."""
     fields = {} if host == "copilot" else {"stop_hook_active": stop_hook_active,
                                              "last_assistant_message": last_assistant_message}
+    if host == "gemini":  # AfterAgent (measured, Gemini CLI 0.61.0)
+        fields = {"prompt": "", "prompt_response": last_assistant_message, "stop_hook_active": stop_hook_active}
     return _call("Stop", host, fields, session_id, cwd, extra)
 
 

@@ -18,6 +18,7 @@ from e2e_gemini_server import GeminiServer
 
 CONTRAINDICATED = "git push --force origin main"  # no remote in the sandbox's repository: git refuses
 HARMLESS = "echo hi"
+DESTRUCTIVE = "rm -rf ~/Documents"  # data in the scripted reply; HOME is the sandbox's temporary folder
 
 
 @pytest.fixture(scope="session")
@@ -46,6 +47,27 @@ def test_the_advice_arrives_after_a_hazardous_call_worded_for_what_already_ran(g
     assert all(row["id"] in context for row in rows)
     assert "has already run" in context and "git ls-remote origin main" in context
     assert "Tool execution blocked" not in output
+
+
+def test_a_destructive_call_is_denied_the_model_reads_why_and_the_folder_stays(gemini_cli, gemini_sandbox):
+    home = gemini_sandbox.home
+    assert home.is_relative_to(gemini_sandbox.root) and gemini_sandbox.env["HOME"] == str(home)
+    keep = home / "Documents" / "thesis.txt"
+    keep.parent.mkdir()
+    keep.write_text("years of work")
+    gemini_sandbox.install_gemini_user()
+    assert any("danger_gate.py" in c for c in gemini_sandbox.hookmux_commands()["BeforeTool"])
+
+    run = gemini_sandbox.gemini(gemini_cli, [shell(DESTRUCTIVE)])
+
+    assert run.proc.returncode == 0, run.proc.stderr
+    assert keep.read_text() == "years of work"
+    response = run.after(0).response
+    assert set(response) == {"error"}, response
+    reason = response["error"]
+    assert reason.startswith("Tool execution blocked: hookmux danger gate: this command was NOT run.")
+    assert str(home / "Documents") in reason and "hookmux allow 'rm -rf ~/Documents' --once" in reason
+    assert "<hook_context>" not in reason  # one message per call: no advisory after a call that never ran
 
 
 def test_a_harmless_call_is_untouched(gemini_cli, gemini_sandbox):
