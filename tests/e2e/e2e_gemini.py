@@ -103,10 +103,12 @@ class GeminiSandbox(Sandbox):
         self.gemini_settings = self.gemini_home / "settings.json"
         self.gemini_settings.write_text(json.dumps(USER_SETTINGS, indent=2) + "\n")
         (self.gemini_home / "trustedFolders.json").write_text(json.dumps({str(self.project): "TRUST_FOLDER"}))
+        self.extra_env: dict[str, str] = {}
 
     @property
     def env(self) -> dict[str, str]:
-        return super().env | {"GEMINI_API_KEY": "e2e-not-a-key", "GOOGLE_GEMINI_BASE_URL": self.server.url}
+        return super().env | {"GEMINI_API_KEY": "e2e-not-a-key", "GOOGLE_GEMINI_BASE_URL": self.server.url} \
+            | self.extra_env
 
     def install_gemini_user(self, *extra) -> None:
         self.hookmux("install", "--target", self.claude_target, "--settings", self.user_settings,

@@ -10,6 +10,8 @@ import json
 import shutil
 
 import pytest
+from e2e_model_server import ToolUse
+from hookmux import resources
 
 from e2e_expect import matching_rows
 from e2e_fixtures import hookmux_installer  # noqa: F401 (pytest fixture)
@@ -121,3 +123,66 @@ def test_install_keeps_the_users_settings_and_uninstall_gives_them_back(gemini_c
     gemini_sandbox.hookmux("uninstall", "--target", gemini_sandbox.claude_target, "--settings",
                            gemini_sandbox.user_settings, "--gemini-home", gemini_sandbox.gemini_home)
     assert json.loads(gemini_sandbox.gemini_settings.read_text()) == user
+
+
+PROBE = '''
+import json, os, sys
+def main(argv=None):
+    payload = json.loads(sys.stdin.read())
+    with open(os.environ["PROBE_LOG"], "a") as log:
+        log.write(json.dumps([payload.get("hook_event_name"), payload.get("tool_name"),
+                              payload.get("stop_hook_active")]) + "\\n")
+    print(json.dumps({"hookSpecificOutput": {"hookEventName": "x", "additionalContext": "probe saw "
+                      + str(payload.get("tool_name") or payload.get("hook_event_name"))}}))
+'''
+
+
+def _tree_with_probes(tmp_path):
+    """The package's hooks tree plus a probe row for Edit|Write on PreToolUse and one on Stop."""
+    tree = tmp_path / "tree"
+    shutil.copytree(resources.hooks_tree(), tree, ignore=shutil.ignore_patterns("__pycache__"))
+    (tree / "probe").mkdir()
+    (tree / "probe" / "check.py").write_text(PROBE)
+    manifest_path = tree / "_dispatch" / "manifest.json"
+    manifest = json.loads(manifest_path.read_text())
+    pre = manifest["events"]["PreToolUse"]
+    pre["settings_matcher"] += "|Edit|Write"
+    probe = dict(pre["checks"][0], name="probe/check", script="probe/check.py", matcher="^(Edit|Write)$",
+                 isolate=[], side_effect="none")
+    pre["checks"].append(probe)
+    stop = {key: value for key, value in probe.items() if key != "matcher"}
+    manifest["events"]["Stop"] = {"settings_timeout": 10, "checks": [stop]}
+    manifest_path.write_text(json.dumps(manifest, indent=2))
+    return tree
+
+
+def test_edit_rows_reach_write_file_after_the_call_and_a_stop_row_never_adds_a_turn(gemini_cli, gemini_sandbox,
+                                                                                   tmp_path):
+    gemini_sandbox.install_gemini_user("--source", _tree_with_probes(tmp_path))
+    log = tmp_path / "probe.log"
+    gemini_sandbox.extra_env = {"PROBE_LOG": str(log)}
+    data = json.loads(gemini_sandbox.gemini_settings.read_text())
+    dispatcher = [g for g in data["hooks"]["BeforeTool"] if "dispatch.py" in g["hooks"][0]["command"]]
+    assert [g["matcher"] for g in dispatcher] == ["^(?:run_shell_command|replace|write_file)$"]
+    assert "AfterAgent" in data["hooks"]
+    target = gemini_sandbox.project / "notes.txt"
+
+    run = gemini_sandbox.gemini(gemini_cli, [ToolUse("write_file", {"file_path": str(target), "content": "x\n"})])
+
+    assert run.proc.returncode == 0, run.proc.stderr
+    assert target.read_text() == "x\n"
+    output = run.after(0).response["output"]
+    assert output.rstrip().endswith("<hook_context>probe saw write_file</hook_context>")
+    seen = [json.loads(line) for line in log.read_text().splitlines()]
+    # the Edit|Write row advises: it ran after the call only, then once on AfterAgent
+    assert seen == [["AfterTool", "write_file", None], ["AfterAgent", None, False]]
+    assert len(run.requests) == 2  # the call, then the final answer: the Stop row added no turn
+
+
+def test_the_project_form_advises_too(gemini_cli, gemini_sandbox):
+    project_home = gemini_sandbox.project / ".gemini"
+    gemini_sandbox.hookmux("install", "--target", gemini_sandbox.claude_target, "--settings",
+                           gemini_sandbox.user_settings, "--gemini-home", project_home)
+    assert "hooks" not in json.loads(gemini_sandbox.gemini_settings.read_text())  # the user file is untouched
+    run = gemini_sandbox.gemini(gemini_cli, [shell(CONTRAINDICATED)])
+    assert "<hook_context>" in run.after(0).response["output"]

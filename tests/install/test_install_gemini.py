@@ -150,3 +150,111 @@ def test_a_removed_interpreter_is_a_silent_exit_0(installed, tmp_path):
 def test_malformed_stdin_is_a_silent_exit_0(installed):
     result = installed("BeforeTool", "{not json")
     assert (result.returncode, result.stdout, result.stderr) == (0, b"", b"")
+
+
+# ---------------------------------------------------------------- hookmux install --gemini-home
+
+
+GEMINI_USER_SETTINGS = """{
+  "security": {"auth": {"selectedType": "gemini-api-key"}},
+  "general": {"vimMode": true, "enableAutoUpdate": false},
+  "ui": {"theme": "GitHub"},
+  "hooksConfig": {"disabled": ["slow-linter"]},
+  "hooks": {
+    "BeforeTool": [
+      {"matcher": "write_file|replace", "hooks": [
+        {"name": "slow-linter", "type": "command", "command": "~/bin/lint-hook", "timeout": 30000}]}
+    ],
+    "SessionEnd": [{"hooks": [{"type": "command", "command": "notify-send done"}]}]
+  },
+  "mcpServers": {"docs": {"command": "docs-server", "args": ["--port", "0"]}}
+}
+"""
+
+
+@pytest.fixture
+def g(tmp_path):
+    from install_helpers import Home
+
+    home = Home(tmp_path)
+    home.gemini_home = home.home / ".gemini"
+    home.gemini_settings = home.gemini_home / "settings.json"
+    return home
+
+
+def _ours(data: dict, target) -> list[tuple[str, str, str | None, int]]:
+    """(event, role, matcher, timeout) of hookmux's entries in a Gemini settings object."""
+    out = []
+    for event, groups in data.get("hooks", {}).items():
+        for group in groups:
+            for hook in group.get("hooks", []):
+                parsed = commands.ours(hook.get("command"), target)
+                if parsed:
+                    out.append((event, parsed.role, group.get("matcher"), hook.get("timeout")))
+    return out
+
+
+def test_install_wires_gemini_keeps_the_users_settings_and_a_reinstall_changes_nothing(g):
+    g.gemini_home.mkdir(parents=True)
+    g.gemini_settings.write_text(GEMINI_USER_SETTINGS)
+    user = json.loads(GEMINI_USER_SETTINGS)
+    g.install("--gemini-home", str(g.gemini_home), source=False)
+    data = json.loads(g.gemini_settings.read_text())
+    assert {k: v for k, v in data.items() if k != "hooks"} == {k: v for k, v in user.items() if k != "hooks"}
+    assert data["hooks"]["BeforeTool"][0] == user["hooks"]["BeforeTool"][0]  # the user's first, untouched
+    assert data["hooks"]["SessionEnd"] == user["hooks"]["SessionEnd"]
+    assert sorted(_ours(data, g.target)) == sorted([
+        ("BeforeTool", "dispatch", "^(?:run_shell_command)$", 10000),
+        ("BeforeTool", "danger-gate", "^(?:run_shell_command)$", 10000),
+        ("AfterTool", "dispatch", "^(?:run_shell_command)$", 10000),
+        ("BeforeAgent", "dispatch", None, 10000),
+    ])
+    first = g.gemini_settings.read_bytes()
+    g.install("--gemini-home", str(g.gemini_home), source=False)
+    assert g.gemini_settings.read_bytes() == first
+
+
+def test_the_installed_after_tool_command_advises_as_gemini_runs_it(g):
+    g.install("--gemini-home", str(g.gemini_home), source=False)
+    data = json.loads(g.gemini_settings.read_text())
+    command = next(h["command"] for grp in data["hooks"]["AfterTool"] for h in grp["hooks"])
+    result = subprocess.run(["bash", "-c", command], input=gemini_payload("AfterTool", FORCE_PUSH).encode(),
+                            capture_output=True, env=g.env, timeout=60)
+    assert result.returncode == 0 and result.stderr == b""
+    assert "GIT-FORCE-PUSH-MAIN" in json.loads(result.stdout)["hookSpecificOutput"]["additionalContext"]
+
+
+def test_uninstall_gives_the_users_settings_back_and_finds_the_file_from_the_record(g):
+    g.gemini_home.mkdir(parents=True)
+    g.gemini_settings.write_text(GEMINI_USER_SETTINGS)
+    g.install("--gemini-home", str(g.gemini_home), source=False)
+    g.uninstall()  # no --gemini-home: the install record knows the file
+    assert json.loads(g.gemini_settings.read_text()) == json.loads(GEMINI_USER_SETTINGS)
+
+
+def test_a_settings_file_hookmux_created_is_removed_on_uninstall(g):
+    g.install("--gemini-home", str(g.gemini_home), source=False)
+    assert g.gemini_settings.exists()
+    g.uninstall("--gemini-home", str(g.gemini_home))
+    assert not g.gemini_settings.exists() and not g.gemini_home.exists()
+
+
+def test_status_reports_the_gemini_file_and_a_missing_entry(g):
+    g.install("--gemini-home", str(g.gemini_home), source=False)
+    status = g.hookmux("status", "--target", str(g.target), "--settings", str(g.settings), "--gemini-home",
+                       str(g.gemini_home), "--json")
+    report = json.loads(status.stdout)
+    assert status.returncode == 0, status.stdout
+    (item,) = [i for i in report["wired"] if i.get("host") == "gemini"]
+    assert item["file"] == str(g.gemini_settings)
+    data = json.loads(g.gemini_settings.read_text())
+    del data["hooks"]["AfterTool"]
+    g.gemini_settings.write_text(json.dumps(data))
+    status = g.hookmux("status", "--target", str(g.target), "--settings", str(g.settings), "--gemini-home",
+                       str(g.gemini_home))
+    assert status.returncode == 1 and "AfterTool" in status.stdout
+
+
+def test_dry_run_writes_nothing(g):
+    result = g.install("--gemini-home", str(g.gemini_home), "--dry-run", source=False)
+    assert not g.gemini_settings.exists() and "BeforeTool" in result.stdout
