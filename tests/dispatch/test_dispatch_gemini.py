@@ -203,3 +203,24 @@ def test_each_dispatch_is_in_the_ledger_as_gemini(host):
     records = [json.loads(line) for line in path.read_text().splitlines()]
     assert len(records) == 2
     assert all("gemini" in json.dumps(record) for record in records), records
+
+
+def test_every_after_the_fact_text_belongs_to_a_shipped_row_and_every_shipped_row_has_one():
+    """A row renamed or added in contraindications.json must get its "what to do now" too."""
+    import importlib.util
+
+    spec = importlib.util.spec_from_file_location("after_the_fact", HOOKS / "contraindication" / "after_the_fact.py")
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    shipped = {row["id"] for row in json.loads((HOOKS / "contraindication" / "contraindications.json").read_text())["rows"]}
+    assert set(module.NOW) == shipped
+
+
+def test_a_row_without_an_after_the_fact_text_gets_its_harm_and_next_time(tmp_path):
+    import importlib.util
+
+    spec = importlib.util.spec_from_file_location("after_the_fact", HOOKS / "contraindication" / "after_the_fact.py")
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    text = module.advisory("run_shell_command", [{"id": "MY-ROW", "harm": "H.", "safe_alternative": "S."}], str)
+    assert "has already run" in text and "- MY-ROW: H. Next time: S." in text
