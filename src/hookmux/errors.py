@@ -14,3 +14,7 @@ INTERNAL_ERROR = 3
 
 class HookmuxError(Exception):
     """An error the user can act on; its message is the whole story."""
+
+
+class InstallError(HookmuxError):
+    """An install, uninstall or adopt hookmux refuses before or while changing anything."""

@@ -13,19 +13,11 @@ import json
 import re
 from pathlib import Path
 
-from hookmux import resources
+from hookmux import matchers, resources
 from hookmux.errors import HookmuxError
 
-_hosts = resources.runtime("hosts")
-# Tool names as the dispatcher sees them, on every host (Copilot's and Codex's after the
-# dispatcher maps bash->Bash, spawn_agent->Agent, ...; other names are kept as they are).
-KNOWN_TOOLS = tuple(dict.fromkeys(name for host in _hosts.HOSTS for name in _hosts.KNOWN_TOOLS[host]))
-# Copilot's own tool names, as its loader of a Claude-format settings file matches them.
-COPILOT_RAW_TOOLS = _hosts.TOOLS[_hosts.COPILOT]
-TOOL_EVENTS = _hosts.TOOL_EVENTS
 # Events whose hooks run before the host goes on: a slow row delays the user.
 WAITING_EVENTS = ("PreToolUse", "UserPromptSubmit")
-_SIMPLE_MATCHER = re.compile(r"^[A-Za-z0-9_]+(\|[A-Za-z0-9_]+)*$")
 
 # What each pattern in manifest.schema.json asks for, by the field it applies to.
 PATTERN_SENTENCES = {
@@ -71,18 +63,6 @@ def place(parts, data=None) -> str:
                 out.rsplit(".", 1)[-1].startswith("checks["):
             out += f"(name={node['name']!r})"
     return out or "(top level)"
-
-
-def settings_matcher_catches(settings_matcher: str | None, tool: str) -> bool:
-    """Claude Code's matcher rule: "*"/empty = all, plain names = exact, else a regex."""
-    if not settings_matcher or settings_matcher == "*":
-        return True
-    if _SIMPLE_MATCHER.match(settings_matcher):
-        return tool in settings_matcher.split("|")
-    try:
-        return re.search(settings_matcher, tool) is not None
-    except re.error:
-        return False
 
 
 def validate_manifest(manifest_path, hooks_root=None) -> tuple[list[str], list[str]]:
@@ -150,9 +130,9 @@ def _check_event(entry, root: Path, errors: list[str], warnings: list[str]) -> N
             re.compile(settings_matcher)
         except re.error as exc:
             errors.append(f"events.{event}.settings_matcher: does not compile: {exc}")
-    outer = [t for t in KNOWN_TOOLS if settings_matcher_catches(settings_matcher, t)]
-    missed = [raw for raw, mapped in COPILOT_RAW_TOOLS.items()
-              if mapped in outer and not settings_matcher_catches(settings_matcher, raw)]
+    outer = [t for t in matchers.KNOWN_TOOLS if matchers.settings_catches(settings_matcher, t)]
+    missed = [raw for raw, mapped in matchers.COPILOT_TOOLS.items()
+              if mapped in outer and not matchers.settings_catches(settings_matcher, raw)]
     if missed:
         warnings.append(
             f"events.{event}.settings_matcher: {settings_matcher!r} misses Copilot's {', '.join(missed)} "
@@ -205,21 +185,19 @@ def _check_matcher(where, event, row, outer, errors, warnings, settings_matcher=
     except re.error as exc:
         errors.append(f"{where}.matcher: does not compile: {exc}")
         return
-    if event not in TOOL_EVENTS:
+    if event not in matchers.TOOL_EVENTS:
         errors.append(f"{where}.matcher: {event} carries no tool name, so a row with a matcher never runs")
         return
     reachable = [tool for tool in outer if pattern.search(tool)]
     if not reachable:
-        from hookmux import reach
-
-        wider = reach.widen(settings_matcher, [{"matcher": matcher}])
+        wider = matchers.widen(settings_matcher, [{"matcher": matcher}])
         fix = f"; widen settings_matcher to {wider!r} (hookmux install does so for a matcher it owns)" if wider else ""
         errors.append(
             f"{where}.matcher: {matcher!r} matches no known tool that the event's "
             f"settings_matcher lets through, so the row never runs{fix}"
         )
         return
-    if _SIMPLE_MATCHER.match(matcher):
+    if matchers.simple(matcher):
         extra = sorted(set(reachable) - set(matcher.split("|")))
         if extra:
             warnings.append(

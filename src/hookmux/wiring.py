@@ -18,7 +18,6 @@ _hosts = resources.runtime("hosts")
 # Host facts live once, in the hooks tree (hooks/_common/hosts.py).
 COPILOT_EVENTS = _hosts.EVENTS[_hosts.COPILOT]
 CLAUDE_TO_COPILOT = {claude: copilot for copilot, claude in COPILOT_EVENTS.items()}
-COPILOT_TOOLS = _hosts.TOOLS[_hosts.COPILOT]
 
 DISPATCH_SCRIPT = ("_dispatch", "dispatch.py")
 GATE_SCRIPT = ("skill-redirect", "skill_redirect.py")

@@ -6,7 +6,7 @@ import re
 
 import pytest
 
-from hookmux.adopt.plan import _settings_names, host_matches, row_matcher, widen
+from hookmux.matchers import host_catches as host_matches, row_matcher, settings_names as _settings_names, widen_to as widen
 from hookmux.installer.wiring_files import CLAUDE, COPILOT
 
 TOOLS = ["Bash", "Edit", "NotebookEdit", "Write", "Read", "mcp__github__create_issue", "PowerShell"]

@@ -52,7 +52,7 @@ def test_a_bug_is_an_internal_error_with_its_own_exit_code_and_no_traceback():
 def test_installer_errors_share_the_root():
     from hookmux.errors import HookmuxError
     from hookmux.installer.jsonfile import JsonFileError
-    from hookmux.installer.plan import InstallError
+    from hookmux.errors import InstallError
     from hookmux.validation import ManifestError
 
     assert all(issubclass(cls, HookmuxError) for cls in (JsonFileError, InstallError, ManifestError))

@@ -6,7 +6,7 @@ import shlex
 
 import pytest
 
-from hookmux import resources
+from hookmux import matchers, resources
 from hookmux.installer import codex_hooks, commands
 
 
@@ -22,7 +22,7 @@ from hookmux.installer import codex_hooks, commands
     ("anything", "Stop", None),  # Codex ignores matchers there
 ])
 def test_matcher(settings_matcher, event, expected):
-    assert codex_hooks.matcher(settings_matcher, event) == expected
+    assert matchers.codex_matcher(settings_matcher, event) == expected
 
 
 def test_shipped_manifest_gives_the_dispatcher_on_bash_and_the_gate_on_spawn_agent(tmp_path):

@@ -138,7 +138,7 @@ def test_user_entries_in_the_copilot_file_survive(h):
 
 
 def test_copilot_matcher_follows_a_narrow_settings_matcher(tmp_path):
-    from hookmux.installer.entries import copilot_matcher
+    from hookmux.matchers import copilot_matcher
 
     assert copilot_matcher("*") is None and copilot_matcher(None) is None
     matcher = copilot_matcher("^(Bash|Edit)$")

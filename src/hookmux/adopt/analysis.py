@@ -6,8 +6,8 @@ calls it, nothing at import time but definitions and plain values, and none of t
 behaviours that differ inside the dispatcher (docs/adopt.md lists each). It is a **blocker**
 when it can stop or steer the host — exit 2 (also through a variable or ``sys.exit(main())``),
 a ``permissionDecision``/``decision``/``updatedInput`` key, ``"continue": False`` — because the
-dispatcher only advises. Everything else, including what the analysis cannot decide, is
-**not adoptable**, with the reason.
+dispatcher only advises; ``hookmux.blocking`` decides that, for ``validate`` too. Everything
+else, including what the analysis cannot decide, is **not adoptable**, with the reason.
 """
 from __future__ import annotations
 
@@ -17,6 +17,10 @@ import sys
 import sysconfig
 from dataclasses import dataclass, field
 from pathlib import Path
+
+from hookmux import blocking
+from hookmux.blocking import EXIT_CALLS
+from hookmux.pysource import Source, const as _const
 
 
 def _stdlib_names() -> frozenset:
@@ -41,15 +45,10 @@ ADOPTABLE = "adoptable"
 BLOCKER = "blocker"
 NOT_ADOPTABLE = "not adoptable"
 
-# Keys of a hook's JSON output that decide or steer; the dispatcher passes on additionalContext only.
-DECISION_KEYS = {"permissionDecision", "decision", "updatedInput", "stopReason", "behavior"}
 DROPPED_KEYS = {"systemMessage"}
-_DECISION_TEXT = re.compile(r'"(permissionDecision|decision|updatedInput)"\s*:|"continue"\s*:\s*false')
 # Events on which the host takes a hook's plain-text stdout as context (the dispatcher does not).
 TEXT_CONTEXT_EVENTS = {"UserPromptSubmit", "SessionStart", "userPromptSubmitted", "sessionStart"}
 ARGV_NAMES = {"argv", "args", "arguments", "cli_args", "argv_list"}
-EXIT_CALLS = {"sys.exit", "builtins.exit", "builtins.quit", "SystemExit"}
-_BUILTINS = {"exit", "quit", "print", "open", "input", "SystemExit", "__import__"}
 
 # Calls allowed at import time: they compute values and touch nothing the dispatcher shares.
 _PURE_CALL_PREFIXES = ("re.", "os.path.", "pathlib.", "collections.", "typing.", "dataclasses.",
@@ -95,23 +94,15 @@ def classify_source(source: bytes | str, event: str, path: Path | None = None) -
     return _Analysis(tree, text, event, path).verdict()
 
 
-class _Analysis:
+class _Analysis(Source):
     def __init__(self, tree: ast.Module, text: str, event: str, path: Path | None):
-        self.tree = tree
+        super().__init__(tree)
         self.text = text
         self.event = event
         self.path = path
         self.blockers: list[str] = []
         self.problems: list[str] = []
-        self.aliases: dict[str, str] = {}
-        self.parents: dict[ast.AST, ast.AST] = {}
-        for node in ast.walk(tree):
-            for child in ast.iter_child_nodes(node):
-                self.parents[child] = node
-        self.functions = {n.name: n for n in tree.body if isinstance(n, (ast.FunctionDef, ast.AsyncFunctionDef))}
         self.guard = next((n for n in tree.body if isinstance(n, ast.If) and _is_main_test(n.test)), None)
-        self.assignments: dict[str, list[ast.AST]] = {}
-        self._collect_names()
 
     # ------------------------------------------------------------ result
 
@@ -119,8 +110,9 @@ class _Analysis:
         call = self._main_shape()
         self._top_level()
         self._whole_module()
-        self._output_keys()
-        self._exits()
+        self._dropped_keys()
+        for block in blocking.blocks(self):  # can it block? blocking's one answer
+            self.blocker(block.node, block.reason)
         self._script_metadata()
         if self.blockers:
             return Verdict(BLOCKER, self.blockers[0], call or "none", self.blockers + self.problems)
@@ -135,47 +127,6 @@ class _Analysis:
     def blocker(self, node: ast.AST | None, message: str) -> None:
         where = f"line {node.lineno}: " if node is not None and hasattr(node, "lineno") else ""
         self.blockers.append(where + message)
-
-    # ------------------------------------------------------------ names
-
-    def _collect_names(self) -> None:
-        for node in ast.walk(self.tree):
-            if isinstance(node, ast.Import):
-                for alias in node.names:
-                    if alias.asname:
-                        self.aliases[alias.asname] = alias.name
-                    else:
-                        top = alias.name.split(".")[0]
-                        self.aliases[top] = top
-            elif isinstance(node, ast.ImportFrom) and node.module and not node.level:
-                for alias in node.names:
-                    self.aliases[alias.asname or alias.name] = f"{node.module}.{alias.name}"
-            elif isinstance(node, ast.Assign):
-                for target in node.targets:
-                    for name in _target_names(target):
-                        self.assignments.setdefault(name, []).append(node.value)
-            elif isinstance(node, (ast.AnnAssign, ast.AugAssign)) and isinstance(node.target, ast.Name):
-                self.assignments.setdefault(node.target.id, []).append(node.value if not isinstance(
-                    node, ast.AugAssign) else node)
-            elif isinstance(node, (ast.For, ast.With, ast.NamedExpr, ast.AsyncFor)):
-                targets = [node.target] if isinstance(node, (ast.For, ast.AsyncFor, ast.NamedExpr)) else [
-                    item.optional_vars for item in node.items if item.optional_vars is not None]
-                for target in targets:
-                    for name in _target_names(target):
-                        self.assignments.setdefault(name, []).append(node)
-
-    def qual(self, node: ast.AST) -> str:
-        """The dotted name an expression refers to (``sys.stdout.write``), or ""."""
-        if isinstance(node, ast.Name):
-            if node.id in self.aliases:
-                return self.aliases[node.id]
-            if node.id in _BUILTINS and node.id not in self.functions:
-                return "SystemExit" if node.id == "SystemExit" else f"builtins.{node.id}"
-            return node.id
-        if isinstance(node, ast.Attribute):
-            base = self.qual(node.value)
-            return f"{base}.{node.attr}" if base else ""
-        return ""
 
     # ------------------------------------------------------------ main and the __main__ block
 
@@ -509,120 +460,13 @@ class _Analysis:
         if block and re.search(r"dependencies\s*=\s*\[[^\]]*[\"']", block.group(1)):
             self.problem(None, "declares script dependencies (PEP 723) the dispatcher's interpreter lacks")
 
-    # ------------------------------------------------------------ can it block?
+    # ------------------------------------------------------------ output the dispatcher drops
 
-    def _output_keys(self) -> None:
+    def _dropped_keys(self) -> None:
         for node in ast.walk(self.tree):
-            for key, value in self._stored_keys(node):
-                if key in DECISION_KEYS:
-                    self.blocker(node, f"emits {key!r}: a decision, and the dispatcher only advises")
-                elif key == "continue" and _const(value, missing=object()) is not True:
-                    self.blocker(node, "emits 'continue': False (stops the session); the dispatcher only advises")
-                elif key in DROPPED_KEYS:
+            for key, _ in blocking.stored_keys(self, node):
+                if key in DROPPED_KEYS:
                     self.problem(node, f"emits {key!r}, which the dispatcher drops")
-            if isinstance(node, ast.Constant) and isinstance(node.value, str):
-                if _DECISION_TEXT.search(node.value):
-                    self.blocker(node, "prints a decision as JSON text; the dispatcher only advises")
-                elif node.value in DECISION_KEYS and not self._read_only_key(node):
-                    self.blocker(node, f"names the output key {node.value!r} (a decision); the dispatcher only advises")
-
-    def _read_only_key(self, node: ast.Constant) -> bool:
-        """The key is only looked up (``d.get("decision")``, ``d["decision"]``, a comparison), or
-        is a dict key already judged by its value."""
-        parent = self.parents.get(node)
-        if isinstance(parent, ast.Call) and isinstance(parent.func, ast.Attribute) and \
-                parent.func.attr in ("get", "pop") and parent.args and parent.args[0] is node:
-            return True
-        if isinstance(parent, ast.Subscript) and isinstance(parent.ctx, ast.Load):
-            return True
-        if isinstance(parent, ast.Dict) and any(k is node for k in parent.keys):
-            return True
-        if isinstance(parent, ast.Subscript) or (isinstance(parent, ast.Call) and parent.args and
-                                                 parent.args[0] is node and isinstance(parent.func, ast.Attribute)
-                                                 and parent.func.attr in ("setdefault", "__setitem__")):
-            return True  # stores: judged in _stored_keys
-        return isinstance(parent, ast.Compare)
-
-    def _stored_keys(self, node: ast.AST):
-        if isinstance(node, ast.Dict):
-            for key, value in zip(node.keys, node.values):
-                if isinstance(_const(key), str):
-                    yield _const(key), value
-        elif isinstance(node, ast.Assign):
-            for target in node.targets:
-                if isinstance(target, ast.Subscript) and isinstance(_const(target.slice), str):
-                    yield _const(target.slice), node.value
-        elif isinstance(node, ast.Call):
-            if self.qual(node.func) == "dict":
-                for keyword in node.keywords:
-                    if keyword.arg:
-                        yield keyword.arg, keyword.value
-            elif (isinstance(node.func, ast.Attribute) and node.func.attr in ("setdefault", "__setitem__")
-                  and len(node.args) >= 2 and isinstance(_const(node.args[0]), str)):
-                yield _const(node.args[0]), node.args[1]
-            elif isinstance(node.func, ast.Attribute) and node.func.attr == "update":
-                for keyword in node.keywords:
-                    if keyword.arg:
-                        yield keyword.arg, keyword.value
-
-    def _exits(self) -> None:
-        for call in ast.walk(self.tree):
-            if not isinstance(call, ast.Call) or self.qual(call.func) not in EXIT_CALLS | {"os._exit"}:
-                continue
-            if not call.args:
-                continue
-            values = self.values(call.args[0], depth=0)
-            if values is None:
-                self.blocker(call, "exits with a status computed at run time (it may be 2)")
-            elif any(v == 2 and not isinstance(v, bool) for v in values):
-                self.blocker(call, "can exit 2 (blocks the tool call); the dispatcher only advises")
-
-    def values(self, expr: ast.AST | None, depth: int) -> set | None:
-        """The constant values ``expr`` can take, or None when the analysis cannot tell."""
-        if depth > 6:
-            return None
-        if expr is None:
-            return {None}
-        if isinstance(expr, ast.Constant):
-            return {expr.value}
-        if isinstance(expr, ast.IfExp):
-            return _union(self.values(expr.body, depth + 1), self.values(expr.orelse, depth + 1))
-        if isinstance(expr, ast.BoolOp):
-            out: set | None = set()
-            for operand in expr.values:
-                out = _union(out, self.values(operand, depth + 1))
-            return out
-        if isinstance(expr, ast.UnaryOp) and isinstance(expr.op, ast.USub):
-            inner = self.values(expr.operand, depth + 1)
-            return None if inner is None or not all(isinstance(v, (int, float)) for v in inner) else {-v for v in inner}
-        if isinstance(expr, ast.Name):
-            if expr.id in self.aliases:
-                return None
-            sources = self.assignments.get(expr.id)
-            if not sources:
-                return None
-            out = set()
-            for source in sources:
-                if not isinstance(source, ast.expr):
-                    return None
-                out = _union(out, self.values(source, depth + 1))
-                if out is None:
-                    return None
-            return out
-        if isinstance(expr, ast.Call) and isinstance(expr.func, ast.Name) and expr.func.id in self.functions:
-            return self.returns(self.functions[expr.func.id], depth + 1)
-        if isinstance(expr, ast.Call) and self.qual(expr.func) in ("builtins.print",):
-            return {None}
-        return None
-
-    def returns(self, function: ast.AST, depth: int) -> set | None:
-        out: set | None = {None}
-        for node in _own_nodes(function):
-            if isinstance(node, ast.Return):
-                out = _union(out, self.values(node.value, depth))
-                if out is None:
-                    return None
-        return out
 
 
 # ---------------------------------------------------------------- helpers
@@ -635,32 +479,3 @@ def _is_main_test(test: ast.AST) -> bool:
     names = [s for s in sides if isinstance(s, ast.Name) and s.id == "__name__"]
     consts = [s for s in sides if isinstance(s, ast.Constant) and s.value == "__main__"]
     return len(names) == 1 and len(consts) == 1
-
-
-def _const(node: ast.AST | None, missing=None):
-    return node.value if isinstance(node, ast.Constant) else missing
-
-
-def _target_names(target: ast.AST):
-    if isinstance(target, ast.Name):
-        yield target.id
-    elif isinstance(target, (ast.Tuple, ast.List)):
-        for element in target.elts:
-            yield from _target_names(element)
-    elif isinstance(target, ast.Starred):
-        yield from _target_names(target.value)
-
-
-def _union(a: set | None, b: set | None) -> set | None:
-    return None if a is None or b is None else a | b
-
-
-def _own_nodes(function: ast.AST):
-    """The nodes of ``function``'s body, not those of functions or classes nested in it."""
-    stack = list(ast.iter_child_nodes(function))
-    while stack:
-        node = stack.pop()
-        if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef, ast.Lambda)):
-            continue
-        yield node
-        stack.extend(ast.iter_child_nodes(node))

@@ -16,7 +16,8 @@ from pathlib import Path
 from typing import TextIO
 
 from hookmux.adopt.plan import AdoptError, AdoptPlan
-from hookmux.installer import jsonfile, merge, record as records, tree
+from hookmux.installer import jsonfile, merge, record as records, transaction, tree
+from hookmux.installer.show import diff
 from hookmux.installer.journal import Journal
 from hookmux.installer.wiring_files import HOSTS, CLAUDE
 
@@ -246,24 +247,12 @@ def apply_undo(undo: UndoPlan, journal: Journal) -> None:
 
 
 def describe_undo(undo: UndoPlan, out: TextIO) -> None:
-    from hookmux.installer.plan import _diff  # the installer's diff, so both read alike
-
-    for path, new, old in undo.writes:
-        out.write(_diff(str(path), old, new))
+    for path, new, old in undo.writes:  # the installer's diff, so both read alike
+        out.write(diff(str(path), old, new))
     for backup in undo.deletes:
         out.write(f"delete {backup}\n")
 
 
 def run_transaction(action, err: TextIO) -> int:
-    journal = Journal()
-    try:
-        action(journal)
-    except BaseException as exc:
-        failures = journal.rollback()
-        message = str(exc) if isinstance(exc, (AdoptError, jsonfile.JsonFileError)) else f"{type(exc).__name__}: {exc}"
-        err.write(f"hookmux: {message}\nhookmux: nothing was changed\n" if not failures else
-                  f"hookmux: {message}\nhookmux: rollback incomplete:\n  " + "\n  ".join(failures) + "\n")
-        if not isinstance(exc, Exception):
-            raise
-        return 1
-    return 0
+    """``action(journal)`` in the installer's transaction (rolled back on any failure)."""
+    return transaction.run(action, err, describe=lambda exc: f"{type(exc).__name__}: {exc}")

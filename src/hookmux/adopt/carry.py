@@ -19,8 +19,9 @@ import json
 from pathlib import Path
 
 from hookmux.adopt import apply, plan as adopt_plan
+from hookmux.errors import InstallError
 from hookmux.installer import atomic, jsonfile, merge, record as records, tree
-from hookmux.installer.wiring_files import CLAUDE, HOSTS
+from hookmux.installer.wiring_files import CLAUDE, HOSTS, same_file_key
 
 SETTINGS_KEYS = ("settings_matcher", "settings_timeout")
 
@@ -130,8 +131,6 @@ class Carry:
     def rewire(self, path: Path, host, wanted_of, python: str) -> None:
         """Refresh the host file's backup to what the upgrade alone would make of it. A file
         not wired before is refused: the adopted rows would run in its sessions too."""
-        from hookmux.installer.plan import InstallError, same_file_key
-
         if same_file_key(self.wired, path) is None:
             raise InstallError(f"{path}: not wired to {self.target} yet, and hooks are adopted there: the "
                                "adopted hooks would run from it too. Run hookmux adopt --undo first, or install "

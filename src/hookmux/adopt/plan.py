@@ -13,19 +13,17 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TextIO
 
-from hookmux import resources, validation, wiring
+from hookmux import matchers, resources, wiring
+from hookmux.errors import InstallError
 from hookmux.adopt import analysis, command, discover
 from hookmux.adopt.discover import Entry
 from hookmux.installer import jsonfile, merge, record as records, tree
-from hookmux.installer.plan import InstallError
 from hookmux.installer.wiring_files import CLAUDE, COPILOT, Host, copilot_file
 
 HOOKMUX = "hookmux"  # the kind of hookmux's own entries (dispatcher, gate)
 ROW_PREFIX = "adopted/"
 SIDE_EFFECT = "adopted"  # the rows' audit label: what the user's script does is not known
 MAX_TIMEOUT = 600
-_hosts = resources.runtime("hosts")
-CLAUDE_TOOLS = _hosts.KNOWN_TOOLS[_hosts.CLAUDE]
 # The events a manifest may hold (the schema's list).
 MANIFEST_EVENTS = tuple(json.loads(resources.schema_path().read_text(encoding="utf-8"))
                         ["properties"]["events"]["propertyNames"]["enum"])
@@ -90,76 +88,6 @@ class AdoptPlan:
         return self.manifest.render(self.new_manifest) if self.adopted else self.manifest.raw
 
 
-# ---------------------------------------------------------------- matchers
-
-
-def _simple(matcher: str) -> bool:
-    return bool(re.fullmatch(r"[A-Za-z0-9_]+(\|[A-Za-z0-9_]+)*", matcher))
-
-
-def row_matcher(host: Host, matcher: str | None) -> str | None:
-    """The host's matcher as a row matcher (``re.search`` over the dispatcher's tool names,
-    which are Claude Code's: Copilot's ``bash`` arrives as ``Bash``). None: every tool.
-    Raises ValueError when the matcher is not a Python regex."""
-    if matcher in (None, "", "*"):
-        return None
-    if host.name == CLAUDE.name:
-        if _simple(matcher):
-            return "^(?:" + matcher + ")$"
-        re.compile(matcher)
-        return matcher
-    pattern = re.compile(matcher)  # Copilot: anchored, over its own lower-case names
-    names = [canonical for raw, canonical in wiring.COPILOT_TOOLS.items() if pattern.fullmatch(raw)]
-    own = "^(?:" + matcher + ")$"
-    return own if not names else "^(?:" + "|".join(names) + ")$|" + own
-
-
-def _settings_names(host: Host, matcher: str | None) -> tuple[list[str], list[str]] | None:
-    """(exact names, regexes) a settings matcher must let through for this host matcher; None: all."""
-    if matcher in (None, "", "*"):
-        return None
-    if host.name == CLAUDE.name:
-        if _simple(matcher):
-            names = matcher.split("|")
-            raw = [r for r, canonical in wiring.COPILOT_TOOLS.items() if canonical in names]
-            return names + raw, []
-        return [], [matcher]
-    pattern = re.compile(matcher)
-    canonical = [c for r, c in wiring.COPILOT_TOOLS.items() if pattern.fullmatch(r)]
-    return canonical, ["^(?:" + matcher + ")$"]
-
-
-def widen(settings_matcher: str | None, existed: bool, wanted: list[tuple[list[str], list[str]] | None]) -> str:
-    """A settings matcher (Claude Code semantics) that lets through what it did and ``wanted``."""
-    if (existed and settings_matcher in (None, "", "*")) or any(w is None for w in wanted):
-        return "*"
-    names: list[str] = []
-    regexes: list[str] = []
-    if existed:
-        if _simple(settings_matcher):
-            names += settings_matcher.split("|")
-        else:
-            regexes.append(settings_matcher)
-    for more_names, more_regexes in wanted:
-        names += [n for n in more_names if n not in names]
-        regexes += [r for r in more_regexes if r not in regexes]
-    if not regexes:
-        return "|".join(names)
-    parts = (["^(?:" + "|".join(names) + ")$"] if names else []) + ["(?:" + r + ")" for r in regexes]
-    return "|".join(parts)
-
-
-def host_matches(host: Host, matcher: str | None, tool: str) -> bool:
-    if host.name == CLAUDE.name:
-        return validation.settings_matcher_catches(matcher, tool)
-    if matcher in (None, "", "*"):
-        return True
-    try:
-        return re.fullmatch(matcher, tool) is not None
-    except re.error:
-        return False
-
-
 # ---------------------------------------------------------------- classifying one entry
 
 
@@ -179,11 +107,11 @@ def classify(entry: Entry, base: Path | None, project_dir: Path | None) -> Candi
                          f"sets {', '.join(map(repr, extra))}, which a manifest row cannot express", event)
     if event not in MANIFEST_EVENTS:
         return Candidate(entry, analysis.NOT_ADOPTABLE, f"the dispatcher does not serve {entry.event}", event)
-    if event not in validation.TOOL_EVENTS and entry.matcher not in (None, "", "*"):
+    if event not in matchers.TOOL_EVENTS and not matchers.every_tool(entry.matcher):
         return Candidate(entry, analysis.NOT_ADOPTABLE,
                          f"its matcher on {entry.event} selects something other than a tool; a row cannot", event)
     try:
-        row_matcher(entry.host, entry.matcher)
+        matchers.row_matcher(entry.host, entry.matcher)
     except re.error as exc:
         return Candidate(entry, analysis.NOT_ADOPTABLE, f"matcher {entry.matcher!r} is not a Python regex ({exc})",
                          event)
@@ -202,7 +130,7 @@ def classify(entry: Entry, base: Path | None, project_dir: Path | None) -> Candi
             args = []
         candidate.row = {"name": "", "script": str(launch.script), "args": args,
                          "timeout": min(entry.timeout, MAX_TIMEOUT - 1)}
-        matcher = row_matcher(entry.host, entry.matcher)
+        matcher = matchers.row_matcher(entry.host, entry.matcher)
         if matcher is not None:
             candidate.row["matcher"] = matcher
         candidate.row.update({"side_effect": SIDE_EFFECT, "emits": True})
@@ -300,7 +228,7 @@ def _add_rows(plan: AdoptPlan) -> None:
         spec = events.setdefault(event, {"checks": []})
         plan.events[event] = {"existed": existed, "settings_matcher": spec.get("settings_matcher"),
                               "settings_timeout": spec.get("settings_timeout")}
-        widen_event(spec, event, existed, [_settings_names(c.entry.host, c.entry.matcher) for c in adopted],
+        widen_event(spec, event, existed, [matchers.settings_names(c.entry.host, c.entry.matcher) for c in adopted],
                     max(c.row["timeout"] for c in adopted))
         spec.setdefault("checks", []).extend(c.row for c in adopted)
         if not existed:  # keep the schema's key order readable: matcher, timeout, checks
@@ -309,9 +237,9 @@ def _add_rows(plan: AdoptPlan) -> None:
 
 def widen_event(spec: dict, event: str, existed: bool, wanted: list, longest: float) -> None:
     """The event's settings matcher and timeout, widened so the dispatcher runs for every
-    adopted hook (``wanted``: their ``_settings_names``) and waits for the slowest."""
-    if event in validation.TOOL_EVENTS:
-        spec["settings_matcher"] = widen(spec.get("settings_matcher"), existed, wanted)
+    adopted hook (``wanted``: their ``matchers.settings_names``) and waits for the slowest."""
+    if event in matchers.TOOL_EVENTS:
+        spec["settings_matcher"] = matchers.widen_to(spec.get("settings_matcher"), existed, wanted)
     elif "settings_matcher" in spec:
         spec["settings_matcher"] = "*"
     current = spec.get("settings_timeout")
@@ -320,9 +248,9 @@ def widen_event(spec: dict, event: str, existed: bool, wanted: list, longest: fl
 
 
 def settings_names_of(host: Host, removed: dict) -> tuple[list[str], list[str]] | None:
-    """``_settings_names`` of an adopted entry, from the record's copy of it."""
+    """``matchers.settings_names`` of an adopted entry, from the record's copy of it."""
     holder = removed.get("hook") if removed.get("group_index") is None else removed.get("group")
-    return _settings_names(host, (holder or {}).get("matcher"))
+    return matchers.settings_names(host, (holder or {}).get("matcher"))
 
 
 def _remove_entries(file_plan: FilePlan, adopted: list[Candidate]) -> None:
@@ -387,16 +315,15 @@ def process_counts(plan: AdoptPlan) -> dict[str, list[tuple[str, int, int]]]:
 
 
 def _tools_for(plan: AdoptPlan, event: str) -> list[str | None]:
-    if event not in validation.TOOL_EVENTS:
+    if event not in matchers.TOOL_EVENTS:
         return [None]
     tools = []
     for candidate in plan.adopted:
         if candidate.event != event:
             continue
-        for tool in CLAUDE_TOOLS:
-            raw = {v: k for k, v in wiring.COPILOT_TOOLS.items()}.get(tool, tool)
-            name = raw if candidate.entry.host.name == COPILOT.name else tool
-            if host_matches(candidate.entry.host, candidate.entry.matcher, name) and tool not in tools:
+        for tool in matchers.CLAUDE_TOOLS:
+            name = matchers.copilot_name(tool) if candidate.entry.host.name == COPILOT.name else tool
+            if matchers.host_catches(candidate.entry.host, candidate.entry.matcher, name) and tool not in tools:
                 tools.append(tool)
     return tools
 
@@ -408,9 +335,8 @@ def _count(data: dict, file_plan: FilePlan, event: str, tool: str | None) -> int
         if _event_of(entry) != event:
             continue
         if tool is not None:
-            name = {v: k for k, v in wiring.COPILOT_TOOLS.items()}.get(tool, tool) if host.name == COPILOT.name \
-                else tool
-            if not host_matches(host, entry.matcher, name):
+            name = matchers.copilot_name(tool) if host.name == COPILOT.name else tool
+            if not matchers.host_catches(host, entry.matcher, name):
                 continue
         total += 1
     return total

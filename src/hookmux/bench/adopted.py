@@ -11,9 +11,9 @@ import re
 import shlex
 from pathlib import Path
 
-from hookmux import validation, wiring
+from hookmux import matchers, wiring
 from hookmux.adopt import discover
-from hookmux.adopt.plan import CLAUDE_TOOLS
+from hookmux.matchers import CLAUDE_TOOLS
 from hookmux.bench.cases import BenchSetup, Case
 from hookmux.installer import record as records, tree
 
@@ -65,7 +65,7 @@ def adopted_cases(setup: BenchSetup, target: Path) -> list[Case]:
     bench_manifest.write_text(json.dumps({"version": 1, "hooks_root": str(target), "events": {event: {
         "settings_matcher": "*", "settings_timeout": spec.get("settings_timeout", 10), "checks": checks}}}) + "\n")
     fields = {}
-    if event in validation.TOOL_EVENTS:
+    if event in matchers.TOOL_EVENTS:
         tool = _tool_for(checks) or "Bash"
         fields = {"tool_name": tool, "tool_use_id": "toolu_bench_adopted",
                   "tool_input": {"command": "git status", "description": "Show the working tree status"}}

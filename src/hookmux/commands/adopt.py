@@ -6,7 +6,8 @@ import argparse
 import sys
 
 from hookmux.commands.install import DEFAULT_SETTINGS, DEFAULT_TARGET
-from hookmux.installer import plan as transaction
+from hookmux.errors import InstallError
+from hookmux.installer import transaction
 from hookmux.installer.jsonfile import JsonFileError
 from hookmux.installer.wiring_files import absolute
 
@@ -50,7 +51,7 @@ def run(args: argparse.Namespace) -> int:
         with transaction.lock():
             plan = build(target, settings, copilot_dir)
             code = adopt_apply.run_transaction(lambda journal: adopt_apply.apply(plan, journal), err)
-    except (AdoptError, JsonFileError, transaction.InstallError) as exc:
+    except (AdoptError, JsonFileError, InstallError) as exc:
         err.write(f"hookmux: {exc}\nhookmux: nothing was changed\n")
         return 1
     if code == 0:

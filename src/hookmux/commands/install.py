@@ -7,7 +7,8 @@ import os
 import sys
 
 from hookmux import wiring
-from hookmux.installer import codex_install, codex_trust, plan as transaction
+from hookmux.errors import InstallError
+from hookmux.installer import apply, codex_install, codex_trust, plan as install_plan, show, transaction
 from hookmux.installer.jsonfile import JsonFileError
 from hookmux.installer.wiring_files import absolute
 
@@ -76,19 +77,21 @@ def run(args: argparse.Namespace) -> int:
     if not os.path.lexists(python):
         err.write(f"hookmux: interpreter {python}: no such file\n")
         return 1
+    from hookmux.adopt.carry import Carry  # carries an adoption over a reinstall
+
     try:
         # planning first refuses bad input before even the lock file is created
-        plan = transaction.plan_install(target, settings, copilot_dir, python, agents_dirs, source, codex_home,
-                                        serve=args.serve, preview=args.dry_run)
+        plan = install_plan.plan_install(target, settings, copilot_dir, python, agents_dirs, source, codex_home,
+                                         serve=args.serve, preview=args.dry_run, readopt=Carry)
         if args.dry_run:
-            transaction.describe(plan, out)
+            show.describe(plan, out)
             return 0
         with transaction.lock():
-            plan = transaction.plan_install(target, settings, copilot_dir, python, agents_dirs, source, codex_home,
-                                            serve=args.serve)
+            plan = install_plan.plan_install(target, settings, copilot_dir, python, agents_dirs, source, codex_home,
+                                             serve=args.serve, readopt=Carry)
             trusted_before = codex_install.snapshot(plan, codex_bin)
-            code = transaction.execute(plan, out, err)
-    except (JsonFileError, transaction.InstallError) as exc:
+            code = apply.execute(plan, out, err)
+    except (JsonFileError, InstallError) as exc:
         err.write(f"hookmux: {exc}\nhookmux: nothing was changed\n")
         return 1
     if code == 0:

@@ -19,7 +19,7 @@ import sys
 import tempfile
 from pathlib import Path
 
-from hookmux import reach, validation, wiring
+from hookmux import matchers, validation, wiring
 from hookmux.installer import atomic, jsonfile
 from hookmux.installer.jsonfile import JsonFileError
 from hookmux.installer.manifest_merge import MANIFEST
@@ -137,7 +137,7 @@ def scaffold(name: str, event: str, matcher: str | None, target: Path) -> list[s
     if not NAME.match(name):
         raise NewCheckError(f"{name!r}: a check name is a letter, then letters, digits, - or _")
     if matcher is not None:
-        if event not in validation.TOOL_EVENTS:
+        if event not in matchers.TOOL_EVENTS:
             raise NewCheckError(f"--matcher: {event} carries no tool name, so a row with a matcher never runs")
         try:
             re.compile(matcher)
@@ -178,7 +178,7 @@ def _with_row(manifest: dict, name: str, event: str, matcher: str | None) -> tup
         row["matcher"] = matcher
     if event not in events:
         spec = {"checks": []}
-        if event in validation.TOOL_EVENTS:
+        if event in matchers.TOOL_EVENTS:
             spec["settings_matcher"] = "*"
         spec["settings_timeout"] = EVENT_TIMEOUT
         events[event] = spec
@@ -187,7 +187,7 @@ def _with_row(manifest: dict, name: str, event: str, matcher: str | None) -> tup
     if any(isinstance(r, dict) and r.get("name") == name for r in spec["checks"]):
         raise NewCheckError(f"events.{event} already has a row named {name!r}")
     spec["checks"].append(row)
-    wider = reach.widen(spec.get("settings_matcher"), [row])
+    wider = matchers.widen(spec.get("settings_matcher"), [row])
     if wider is not None:
         notes.append(f"hookmux: events.{event}.settings_matcher widened from {spec['settings_matcher']!r} to "
                      f"{wider!r} so the row is reached: run hookmux install to rewire the hosts")
@@ -204,11 +204,11 @@ def _validate(data: dict, target: Path) -> list[str]:
 
 
 def _test_text(name: str, event: str, matcher: str | None, folder: Path) -> str:
-    tools = reach.tools_of(matcher) if matcher is not None else ["Bash"]
+    tools = matchers.tools_of(matcher) if matcher is not None else ["Bash"]
     tool = "Bash" if "Bash" in tools else (tools[0] if tools else "Bash")
     call = _CALLS.get(event, 'testing.session_start(host=host)').format(tool=tool, input=_INPUTS.get(tool, {}))
     hosts = ["claude"] if event == "PostToolBatch" else ["claude", "copilot"]
-    if event == "PreToolUse" and tool in wiring.COPILOT_TOOLS.values():
+    if event == "PreToolUse" and tool in matchers.COPILOT_TOOLS.values():
         hosts.append("copilot-claude")
     if event not in wiring.CLAUDE_TO_COPILOT:
         hosts = [h for h in hosts if h != "copilot"]

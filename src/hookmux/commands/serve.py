@@ -2,16 +2,15 @@
 from __future__ import annotations
 
 import argparse
-import json
 import os
 import signal
 import subprocess
 import sys
 import time
-import urllib.request
 
 from hookmux import __version__
 from hookmux.serve import files
+from hookmux.serve.probe import probe
 
 HELP = "run the resident server that answers Claude Code's HTTP hooks (127.0.0.1 only)"
 DEFAULT_TARGET = "~/.claude/hooks"
@@ -42,22 +41,6 @@ def _idle_seconds(args) -> float:
         except ValueError:
             minutes = 60.0
     return max(minutes * 60, 1.0)
-
-
-def probe(hooks: str, timeout: float = 1.0) -> dict | None:
-    """The running server's record when its process lives and it answers the health check."""
-    record = files.read_record(hooks)
-    secret = files.secret(hooks, create=False)
-    if not record or not secret or not files.pid_alive(record.get("pid")):
-        return None
-    url = "http://127.0.0.1:%d/%s/health" % (record.get("port", 0), secret)
-    try:
-        with urllib.request.build_opener(urllib.request.ProxyHandler({})).open(url, timeout=timeout) as reply:
-            if json.loads(reply.read()).get("pid") != record.get("pid"):
-                return None
-    except Exception:
-        return None
-    return record
 
 
 def stop(hooks: str, wait: float = 5.0) -> bool:

@@ -7,7 +7,8 @@ import sys
 
 from hookmux.commands import adopt
 from hookmux.commands.install import add_location_flags
-from hookmux.installer import codex_install, codex_trust, plan as transaction
+from hookmux.errors import InstallError
+from hookmux.installer import apply, codex_install, codex_trust, plan as install_plan, show, transaction
 from hookmux.installer.jsonfile import JsonFileError
 from hookmux.installer.wiring_files import absolute
 
@@ -32,10 +33,10 @@ def run(args: argparse.Namespace) -> int:
         return 1
     try:
         # planning first refuses bad input before even the lock file is created
-        plan = transaction.plan_uninstall(target, settings, copilot_dir, codex_home)
+        plan = install_plan.plan_uninstall(target, settings, copilot_dir, codex_home)
         if args.dry_run:
             adopt.undo(target, out, err, locked=True, dry_run=True)
-            transaction.describe(plan, out)
+            show.describe(plan, out)
             return 0
         if plan.old_record is None and not any(c.changed for c in plan.wiring):
             out.write(f"hookmux: nothing of hookmux's found for {target}\n")
@@ -44,10 +45,10 @@ def run(args: argparse.Namespace) -> int:
             # hooks moved behind the dispatcher by `hookmux adopt` go back first (own transaction)
             if adopt.undo(target, out, err, locked=True):
                 return 1
-            plan = transaction.plan_uninstall(target, settings, copilot_dir, codex_home)
+            plan = install_plan.plan_uninstall(target, settings, copilot_dir, codex_home)
             trusted_before = codex_install.snapshot(plan, codex_bin)
-            code = transaction.execute(plan, out, err)
-    except (JsonFileError, transaction.InstallError) as exc:
+            code = apply.execute(plan, out, err)
+    except (JsonFileError, InstallError) as exc:
         err.write(f"hookmux: {exc}\nhookmux: nothing was changed\n")
         return 1
     if code == 0 and plan.old_record is None and not any(c.changed for c in plan.wiring):

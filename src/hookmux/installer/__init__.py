@@ -1,7 +1,11 @@
 """``hookmux install`` / ``uninstall`` / ``status``: copy the hooks tree into a live hooks folder
 and wire it into Claude Code settings and Copilot hook files, losing nothing of the user's.
 
-plan          the transactions: plan everything, dry-run diff, apply under a lock, roll back
+plan          plan an install or uninstall first, refusing bad input before anything is touched
+wiring_plan  what one host file becomes (the merge, its bytes before and after, its backup)
+show         the --dry-run listing and diff
+apply        carry a plan out through the journal
+transaction  the install lock and the rollback around a journal (adopt's too)
 tree          what the installed tree should hold; foreign files kept as ``.legacy``
 record        ``<target>/.hookmux-installed.json`` and the pending record of an install in progress
 entries       the hook entries each host should get, from the installed manifest

@@ -17,11 +17,10 @@ Each definition must be trusted before Codex runs it (``codex_trust``).
 from __future__ import annotations
 
 import os
-import re
 from dataclasses import dataclass
 from pathlib import Path
 
-from hookmux import resources, wiring
+from hookmux import matchers, resources, wiring
 from hookmux.installer.entries import DEFAULT_TIMEOUT, GATE_TIMEOUT, Entry
 
 _hosts = resources.runtime("hosts")
@@ -30,17 +29,6 @@ HOOKS_FILE = "hooks.json"
 HOST_ARGS = ("--host", _hosts.CODEX)
 GATE_EVENTS = {"PreToolUse": _hosts.AGENT_TOOL[_hosts.CODEX]}
 EVENTS = tuple(_hosts.EVENTS[_hosts.CODEX])
-TOOL_EVENTS = ("PreToolUse", "PermissionRequest", "PostToolUse")  # Codex matches these on the tool name
-
-
-def _tool_names() -> dict[str, tuple[str, ...]]:
-    """Codex's tool name as hooks see it -> the names a settings matcher may select it by."""
-    canonical = {name: _hosts.TOOLS[_hosts.CODEX].get(name, name) for name in ("Bash", "apply_patch", "spawn_agent")}
-    aliases = _hosts.TOOL_ALIASES[_hosts.CODEX]
-    return {native: (native, name, *aliases.get(name, ())) for native, name in canonical.items()}
-
-
-TOOLS = _tool_names()
 
 
 def hooks_file(codex_home: os.PathLike | str) -> Path:
@@ -71,21 +59,6 @@ class CodexEntry(Entry):
         return command(self.python, self.script, self.event, tuple(options))
 
 
-def matcher(settings_matcher: str | None, event: str) -> str | None | bool:
-    """The Codex matcher for a manifest ``settings_matcher``: exact Codex tool names, None for
-    every tool, False when the matcher selects no tool Codex has (the entry is left out)."""
-    if event not in TOOL_EVENTS:
-        return None if event in ("UserPromptSubmit", "Stop") else settings_matcher
-    if settings_matcher in (None, "", "*"):
-        return None
-    try:
-        pattern = re.compile(settings_matcher)
-    except re.error:
-        return None
-    names = [native for native, names in TOOLS.items() if any(pattern.search(name) for name in names)]
-    return "|".join(names) if names else False
-
-
 def entries(manifest: dict, target: str, python: str) -> list[Entry]:
     root = Path(target)
     dispatch, gate = root.joinpath(*wiring.DISPATCH_SCRIPT), root.joinpath(*wiring.GATE_SCRIPT)
@@ -93,7 +66,7 @@ def entries(manifest: dict, target: str, python: str) -> list[Entry]:
     for event, spec in (manifest.get("events") or {}).items():
         if event not in EVENTS or not isinstance(spec, dict) or not spec.get("checks"):
             continue
-        wanted = matcher(spec.get("settings_matcher"), event)
+        wanted = matchers.codex_matcher(spec.get("settings_matcher"), event)
         if wanted is False:
             continue
         timeout = spec.get("settings_timeout")

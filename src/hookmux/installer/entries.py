@@ -1,11 +1,10 @@
 """The hook entries hookmux wants in each host's configuration, from the installed manifest."""
 from __future__ import annotations
 
-import re
 from dataclasses import dataclass
 from pathlib import Path
 
-from hookmux import wiring
+from hookmux import matchers, wiring
 
 DEFAULT_TIMEOUT = 10
 GATE_TIMEOUT = 10
@@ -89,26 +88,12 @@ def claude_serve_entries(manifest: dict, target: str, python: str, create: bool 
     return out
 
 
-def copilot_matcher(settings_matcher: str | None) -> str | None:
-    """Copilot matches its own lower-case tool names (anchored); the dispatcher maps them to
-    Claude Code names. Keep every Copilot tool whose mapped name the settings matcher selects,
-    and the matcher itself for tools the map leaves unchanged."""
-    if settings_matcher in (None, "", "*"):
-        return None
-    try:
-        pattern = re.compile(settings_matcher)
-    except re.error:
-        return None
-    names = [copilot for copilot, claude in wiring.COPILOT_TOOLS.items() if pattern.search(claude)]
-    return "(?:" + "|".join([*names, settings_matcher]) + ")"
-
-
 def copilot_entries(manifest: dict, target: str, python: str) -> list[Entry]:
     out = []
     for event, spec in _wired_events(manifest):
         camel = wiring.CLAUDE_TO_COPILOT.get(event)
         if camel:
-            out.append(_entry(camel, "dispatch", copilot_matcher(spec.get("settings_matcher")), python, target,
+            out.append(_entry(camel, "dispatch", matchers.copilot_matcher(spec.get("settings_matcher")), python, target,
                               _number(spec.get("settings_timeout"))))
     out += [_entry(event, "gate", matcher, python, target, GATE_TIMEOUT)
             for event, matcher in COPILOT_GATE_EVENTS.items()]

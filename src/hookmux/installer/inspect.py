@@ -10,8 +10,8 @@ from hookmux import resources
 from hookmux.installer import commands, entries, jsonfile, manifest_merge, merge, record as records, tree
 from hookmux.installer.jsonfile import JsonFileError
 from hookmux.installer.codex_hooks import hooks_file as codex_file
-from hookmux.installer.plan import same_file_key, version
-from hookmux.installer.wiring_files import CLAUDE, CODEX, COPILOT, HOSTS, copilot_file
+from hookmux.installer.plan import version
+from hookmux.installer.wiring_files import CLAUDE, CODEX, COPILOT, HOSTS, copilot_file, same_file_key
 
 
 def _executable(path: str) -> bool:
@@ -65,130 +65,172 @@ def _compare(report: dict, data: dict, host, target: Path, wanted: list) -> None
 
 def status(target: Path, settings: Path | None, copilot_dir: Path | None, codex_home: Path | None = None) -> dict:
     report: dict = {"target": str(target), "package": version(), "installed": False, "problems": []}
-    problems = report["problems"]
-    try:
-        rec = records.load(target)
-    except JsonFileError as exc:
-        problems.append(str(exc))
-        rec = None
-    wired: dict[str, object] = {}
-    if rec:
-        report.update(installed=True, hookmux=rec.hookmux, python=rec.python, source=rec.source,
-                      python_ok=_executable(rec.python), legacy=rec.legacy,
-                      adopted=[row.get("name") for row in rec.adopted.get("rows", [])])
-        for name, info in rec.wired.items():
-            wired[name] = HOSTS.get(info.get("host"), CLAUDE)
-        files = {"ok": 0, "modified": [], "missing": [], "outdated": [], "not_installed": []}
-        try:
-            wanted = tree.wanted_files(str(target), rec.agents_dirs, Path(rec.source) if rec.source else None)
-        except Exception as exc:  # a broken package or agents folder: still report the rest
-            wanted = {}
-            problems.append(f"cannot read the package's hooks tree: {exc}")
-        for rel, sha in sorted(rec.files.items()):
-            if rel == tree.MANIFEST and rec.manifest:
-                files["ok"] += 1  # the user's part of it is theirs: reported row by row below
-                continue
-            current = tree.read_regular(target / rel)
-            if current is None:
-                files["missing"].append(rel)
-            elif records.sha256(current) != sha:
-                files["modified"].append(rel)
-            else:
-                files["ok"] += 1
-            if rel in wanted and records.sha256(wanted[rel].data) != sha and not (rel == tree.MANIFEST and rec.adopted):
-                files["outdated"].append(rel)
-        files["not_installed"] = sorted(set(wanted) - set(rec.files))
-        shipped = json.loads(wanted[tree.MANIFEST].data) if tree.MANIFEST in wanted else None
-        wired_matchers = {}
-        for name, info in rec.wired.items():
-            if info.get("host") == CLAUDE.name:
-                try:
-                    wired_matchers.update(manifest_merge.wired_matchers(jsonfile.load(name).data, target))
-                except JsonFileError:
-                    pass
-        rows = report["manifest"] = manifest_merge.inspect(target, rec, shipped, wired_matchers)
-        if rows["outdated"]:
-            files["outdated"].append(tree.MANIFEST)
-        if "error" in rows:
-            problems.append(rows["error"])
-        if rows["missing"]:
-            problems.append(f"{target / tree.MANIFEST}: hookmux's rows missing: {', '.join(rows['missing'])}; "
-                            "hookmux install puts them back")
-        for where in rows["unwired"]:
-            problems.append(f"{target / tree.MANIFEST}: {where} never runs: the matcher wired in the settings "
-                            "lets none of its tools through; run hookmux install to rewire")
-        for where in rows["unreachable"]:
-            problems.append(f"{target / tree.MANIFEST}: {where} never runs: its event's settings_matcher "
-                            "lets none of its tools through; hookmux install widens it")
-        report["files"] = files
-        if files["missing"] or files["modified"]:
-            problems.append(f"installed files changed since install: "
-                            f"{len(files['missing'])} missing, {len(files['modified'])} modified")
-        if files["outdated"] or files["not_installed"]:
-            problems.append("the package differs from the installed tree; run hookmux install again")
-        if rec.pending:
-            problems.append("an install was interrupted; run hookmux install again")
-        if not report["python_ok"]:
-            problems.append(f"recorded interpreter {rec.python} is missing: the hooks do nothing until you run "
-                            f"{reinstall_hint(target, rec)}")
-        try:
-            manifest = json.loads((target / tree.MANIFEST).read_bytes())
-            report["hooks_root"] = manifest.get("hooks_root")
-            resolve = resources.runtime("manifest").resolve_hooks_root
-            if not commands.same_target(resolve(manifest, str(target / tree.MANIFEST)), target):
-                problems.append(f"installed manifest's hooks_root {manifest.get('hooks_root')!r} is not {target}")
-        except (OSError, ValueError, AttributeError) as exc:
-            manifest = None
-            problems.append(f"{target / tree.MANIFEST}: unreadable ({exc})")
-    else:
-        problems.append(f"{target}: hookmux is not installed here (no {records.NAME})")
-    for path, host in ((settings, CLAUDE), (copilot_file(copilot_dir) if copilot_dir else None, COPILOT),
-                       (codex_file(codex_home) if codex_home else None, CODEX)):
-        if path is not None and not same_file_key(wired, path):
-            wired[str(path)] = host
+    rec = _record(target, report["problems"])
+    manifest = _installed(report, target, rec) if rec else None
+    if not rec:
+        report["problems"].append(f"{target}: hookmux is not installed here (no {records.NAME})")
     report["wired"] = []
-    for name, host in wired.items():
-        wanted = None
-        item = inspect_wiring(Path(name), host, target)
-        serving = host is CLAUDE and any(e["this_target"] and e["command"].startswith("http") for e in item["entries"])
-        if rec and isinstance(manifest, dict) and name in rec.wired:
-            wanted = (entries.claude_serve_entries if serving else host.wanted)(manifest, str(target), rec.python)
-            item = inspect_wiring(Path(name), host, target, wanted)
-        report["wired"].append(item)
-        if serving:
-            from hookmux.commands import serve
-
-            running = serve.probe(str(target))
-            report["server"] = {"running": bool(running), "pid": running and running.get("pid"),
-                                "port": running and running.get("port")}
+    for name, host in _wired_files(rec, settings, copilot_dir, codex_home).items():
+        report["wired"].append(_wired_report(report, name, host, target, rec, manifest))
     if rec:
         from hookmux.installer.warm_pool import pools_of
 
         report["warm_pools"] = pools_of(target)
     hint = reinstall_hint(target, rec) if rec else "hookmux install"
     for item in report["wired"]:
-        if "error" in item:
-            problems.append(item["error"])
-        if item["missing"]:
-            problems.append(f"{item['file']}: missing hookmux entries: {', '.join(item['missing'])}; run {hint}")
-        if item["unexpected"]:
-            problems.append(f"{item['file']}: unexpected hookmux entries: {', '.join(item['unexpected'])}; "
-                            f"run {hint}")
-        if item["outdated"]:
-            problems.append(f"{item['file']}: entries not in the form install writes (no fail-open suffix or "
-                            f"-E?): {'; '.join(item['outdated'])}; run {hint}")
-        for line in item["unrecognised"]:
-            problems.append(f"{item['file']}: an entry runs a hookmux script in a form hookmux does not "
-                            f"manage: {line}")
-        ours = [e for e in item["entries"] if e["this_target"]]
-        if rec and item["file"] in rec.wired and not ours:
-            problems.append(f"{item['file']}: recorded as wired but holds no hookmux entry for {target}")
-        for entry in item["entries"]:
-            if not (entry["python_ok"] and entry["script_ok"]):
-                problems.append(f"{item['file']}: {entry['event']} runs a missing "
-                                f"{'interpreter' if not entry['python_ok'] else 'script'} (a no-op until "
-                                f"fixed): {entry['command']}; run {hint}")
+        report["problems"] += _wiring_problems(item, target, rec, hint)
     return report
+
+
+def _record(target: Path, problems: list[str]) -> records.Record | None:
+    try:
+        return records.load(target)
+    except JsonFileError as exc:
+        problems.append(str(exc))
+        return None
+
+
+def _installed(report: dict, target: Path, rec: records.Record) -> dict | None:
+    """The installed tree's part of the report; returns the installed manifest (None: unreadable)."""
+    problems = report["problems"]
+    report.update(installed=True, hookmux=rec.hookmux, python=rec.python, source=rec.source,
+                  python_ok=_executable(rec.python), legacy=rec.legacy,
+                  adopted=[row.get("name") for row in rec.adopted.get("rows", [])])
+    try:
+        wanted = tree.wanted_files(str(target), rec.agents_dirs, Path(rec.source) if rec.source else None)
+    except Exception as exc:  # a broken package or agents folder: still report the rest
+        wanted = {}
+        problems.append(f"cannot read the package's hooks tree: {exc}")
+    files = _files(target, rec, wanted)
+    rows = report["manifest"] = _manifest_rows(target, rec, wanted)
+    if rows["outdated"]:
+        files["outdated"].append(tree.MANIFEST)
+    problems += _row_problems(target, rows)
+    report["files"] = files
+    if files["missing"] or files["modified"]:
+        problems.append(f"installed files changed since install: "
+                        f"{len(files['missing'])} missing, {len(files['modified'])} modified")
+    if files["outdated"] or files["not_installed"]:
+        problems.append("the package differs from the installed tree; run hookmux install again")
+    if rec.pending:
+        problems.append("an install was interrupted; run hookmux install again")
+    if not report["python_ok"]:
+        problems.append(f"recorded interpreter {rec.python} is missing: the hooks do nothing until you run "
+                        f"{reinstall_hint(target, rec)}")
+    return _hooks_root(report, target)
+
+
+def _files(target: Path, rec: records.Record, wanted: dict) -> dict:
+    """The recorded files against the disk (ok, modified, missing) and the package (outdated, not installed)."""
+    files = {"ok": 0, "modified": [], "missing": [], "outdated": [], "not_installed": []}
+    for rel, sha in sorted(rec.files.items()):
+        if rel == tree.MANIFEST and rec.manifest:
+            files["ok"] += 1  # the user's part of it is theirs: reported row by row below
+            continue
+        current = tree.read_regular(target / rel)
+        if current is None:
+            files["missing"].append(rel)
+        elif records.sha256(current) != sha:
+            files["modified"].append(rel)
+        else:
+            files["ok"] += 1
+        if rel in wanted and records.sha256(wanted[rel].data) != sha and not (rel == tree.MANIFEST and rec.adopted):
+            files["outdated"].append(rel)
+    files["not_installed"] = sorted(set(wanted) - set(rec.files))
+    return files
+
+
+def _manifest_rows(target: Path, rec: records.Record, wanted: dict) -> dict:
+    """The installed manifest's rows against the shipped one and the matchers wired in Claude settings."""
+    shipped = json.loads(wanted[tree.MANIFEST].data) if tree.MANIFEST in wanted else None
+    wired_matchers = {}
+    for name, info in rec.wired.items():
+        if info.get("host") == CLAUDE.name:
+            try:
+                wired_matchers.update(manifest_merge.wired_matchers(jsonfile.load(name).data, target))
+            except JsonFileError:
+                pass
+    return manifest_merge.inspect(target, rec, shipped, wired_matchers)
+
+
+def _row_problems(target: Path, rows: dict) -> list[str]:
+    where_file = target / tree.MANIFEST
+    problems = [rows["error"]] if "error" in rows else []
+    if rows["missing"]:
+        problems.append(f"{where_file}: hookmux's rows missing: {', '.join(rows['missing'])}; "
+                        "hookmux install puts them back")
+    problems += [f"{where_file}: {where} never runs: the matcher wired in the settings "
+                 "lets none of its tools through; run hookmux install to rewire" for where in rows["unwired"]]
+    problems += [f"{where_file}: {where} never runs: its event's settings_matcher "
+                 "lets none of its tools through; hookmux install widens it" for where in rows["unreachable"]]
+    return problems
+
+
+def _hooks_root(report: dict, target: Path) -> dict | None:
+    """The installed manifest (None: unreadable), its hooks_root checked against ``target``."""
+    try:
+        manifest = json.loads((target / tree.MANIFEST).read_bytes())
+        report["hooks_root"] = manifest.get("hooks_root")
+        resolve = resources.runtime("manifest").resolve_hooks_root
+        if not commands.same_target(resolve(manifest, str(target / tree.MANIFEST)), target):
+            report["problems"].append(f"installed manifest's hooks_root {manifest.get('hooks_root')!r} is not {target}")
+    except (OSError, ValueError, AttributeError) as exc:
+        manifest = None
+        report["problems"].append(f"{target / tree.MANIFEST}: unreadable ({exc})")
+    return manifest
+
+
+def _wired_files(rec, settings: Path | None, copilot_dir: Path | None, codex_home: Path | None) -> dict:
+    """file -> host: the recorded ones, then those named on the command line."""
+    wired: dict[str, object] = {}
+    for name, info in (rec.wired.items() if rec else ()):
+        wired[name] = HOSTS.get(info.get("host"), CLAUDE)
+    for path, host in ((settings, CLAUDE), (copilot_file(copilot_dir) if copilot_dir else None, COPILOT),
+                       (codex_file(codex_home) if codex_home else None, CODEX)):
+        if path is not None and not same_file_key(wired, path):
+            wired[str(path)] = host
+    return wired
+
+
+def _wired_report(report: dict, name: str, host, target: Path, rec, manifest) -> dict:
+    """One wired file's entries (against what install writes, when recorded); sets the report's
+    ``server`` when it wires Claude Code's dispatcher as HTTP hooks."""
+    item = inspect_wiring(Path(name), host, target)
+    serving = host is CLAUDE and any(e["this_target"] and e["command"].startswith("http") for e in item["entries"])
+    if rec and isinstance(manifest, dict) and name in rec.wired:
+        wanted = (entries.claude_serve_entries if serving else host.wanted)(manifest, str(target), rec.python)
+        item = inspect_wiring(Path(name), host, target, wanted)
+    if serving:
+        from hookmux.serve.probe import probe
+
+        running = probe(str(target))
+        report["server"] = {"running": bool(running), "pid": running and running.get("pid"),
+                            "port": running and running.get("port")}
+    return item
+
+
+def _wiring_problems(item: dict, target: Path, rec, hint: str) -> list[str]:
+    problems = [item["error"]] if "error" in item else []
+    if item["missing"]:
+        problems.append(f"{item['file']}: missing hookmux entries: {', '.join(item['missing'])}; run {hint}")
+    if item["unexpected"]:
+        problems.append(f"{item['file']}: unexpected hookmux entries: {', '.join(item['unexpected'])}; "
+                        f"run {hint}")
+    if item["outdated"]:
+        problems.append(f"{item['file']}: entries not in the form install writes (no fail-open suffix or "
+                        f"-E?): {'; '.join(item['outdated'])}; run {hint}")
+    for line in item["unrecognised"]:
+        problems.append(f"{item['file']}: an entry runs a hookmux script in a form hookmux does not "
+                        f"manage: {line}")
+    ours = [e for e in item["entries"] if e["this_target"]]
+    if rec and item["file"] in rec.wired and not ours:
+        problems.append(f"{item['file']}: recorded as wired but holds no hookmux entry for {target}")
+    for entry in item["entries"]:
+        if not (entry["python_ok"] and entry["script_ok"]):
+            problems.append(f"{item['file']}: {entry['event']} runs a missing "
+                            f"{'interpreter' if not entry['python_ok'] else 'script'} (a no-op until "
+                            f"fixed): {entry['command']}; run {hint}")
+    return problems
 
 
 def reinstall_hint(target: Path, rec) -> str:

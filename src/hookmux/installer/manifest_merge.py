@@ -29,7 +29,7 @@ import json
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from hookmux import reach
+from hookmux import matchers, reach
 from hookmux.installer import jsonedit, jsonfile
 from hookmux.installer.jsonfile import JsonFileError
 from hookmux.installer.record import Record, sha256
@@ -221,7 +221,7 @@ def _slot(rows: list, before: list[str], after: list[str]) -> int:
 def _widen(path: Path, manifest: dict, ours: dict, merged: Merged) -> None:
     for event, spec in manifest.get("events", {}).items():
         rows = [r for r in spec.get("checks", []) if isinstance(r, dict)]
-        wider = reach.widen(spec.get("settings_matcher"), rows)
+        wider = matchers.widen(spec.get("settings_matcher"), rows)
         if wider is None:
             continue
         if ours.get(event):

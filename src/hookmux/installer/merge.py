@@ -163,6 +163,21 @@ def merge(data: dict, entries: list[Entry], target: str, dialect: Dialect,
     """
     data = copy.deepcopy(data)
     made = set(created or ())
+    hooks = _hooks_object(data, entries, dialect, made, path)
+    if hooks is None:
+        return data, sorted(k for k in made if _present(data, k))
+    if entries:
+        _claim_hookmux_only(hooks, dialect, made)
+    removed = _place(data, hooks, entries, target, dialect, made)
+    if sweep:
+        removed += _sweep(data, target, dialect)
+    _drop_emptied(data, hooks, removed, dialect, lambda key: created is None or key in created or key in made,
+                  WAS_NULL in (created or ()) or WAS_NULL in made)
+    return data, sorted(k for k in made if _present(data, k))
+
+
+def _hooks_object(data: dict, entries: list[Entry], dialect: Dialect, made: set[str], path: str) -> dict | None:
+    """``data["hooks"]``, made when entries are wanted and there is none; None: none, none wanted."""
     hooks = data.get("hooks")
     if hooks is None and entries:
         if dialect.versioned and "version" not in data:
@@ -175,61 +190,93 @@ def merge(data: dict, entries: list[Entry], target: str, dialect: Dialect,
     if hooks is not None and not isinstance(hooks, dict):
         raise JsonFileError(f'{path}: "hooks" is not an object; hookmux will not edit it')
     if hooks is None:
-        return data, sorted(k for k in made if _present(data, k))
+        return None
     for entry in entries:
         if entry.event in hooks and not isinstance(hooks[entry.event], list):
             raise JsonFileError(f'{path}: "hooks.{entry.event}" is not a list; hookmux will not edit it')
+    return hooks
 
-    if entries:
-        # A container holding nothing but hookmux entries (of another install in this file) is
-        # hookmux's too: the last uninstall removes it instead of leaving "PreToolUse": [].
-        listed = [event for event, items in hooks.items() if hookmux_only(items, dialect)]
-        made.update(f"hooks.{event}" for event in listed)
-        if hooks and len(listed) == len(hooks):
-            made.add("hooks")
+
+def _claim_hookmux_only(hooks: dict, dialect: Dialect, made: set[str]) -> None:
+    """A container holding nothing but hookmux entries (of another install in this file) is
+    hookmux's too: the last uninstall removes it instead of leaving "PreToolUse": []."""
+    listed = [event for event, items in hooks.items() if hookmux_only(items, dialect)]
+    made.update(f"hooks.{event}" for event in listed)
+    if hooks and len(listed) == len(hooks):
+        made.add("hooks")
+
+
+def _place(data: dict, hooks: dict, entries: list[Entry], target: str, dialect: Dialect,
+           made: set[str]) -> list[Slot]:
+    """Each wanted entry updated in the first slot holding it (or added); every other slot of
+    the target's taken out. Returns the slots taken out."""
     found: dict[tuple[str, str], list[tuple[Slot, commands.HookmuxCommand]]] = {}
     for slot, parsed in find(data, target, dialect):
         found.setdefault((slot.event, parsed.role), []).append((slot, parsed))
-
     removed: list[Slot] = []
     for entry in entries:
-        keep = None
-        for slot, parsed in found.pop((entry.event, entry.role), []):
-            alone = len(slot.container) == 1
-            if keep is None and (not dialect.grouped or alone or slot.group.get("matcher") == entry.matcher):
-                keep = slot
-                options = parsed.options
-            else:
-                _remove_identical(slot.container, slot.hook)
-                removed.append(slot)
+        keep = _keep_one(found.pop((entry.event, entry.role), []), entry, dialect, removed)
         if keep is not None:
-            _set_kind(keep.hook, entry, dialect, options)
-            keep.hook[dialect.timeout_key] = entry.timeout
-            if not dialect.grouped:
-                _set_matcher(keep.hook, entry.matcher)
-            elif len(keep.container) == 1:
-                _set_matcher(keep.group, entry.matcher)
-            continue
-        if entry.event not in hooks:
-            hooks[entry.event] = []
-            made.add(f"hooks.{entry.event}")
-        hook = _new_hook(entry, dialect)
-        if dialect.grouped:
-            group = {} if entry.matcher is None else {"matcher": entry.matcher}
-            group["hooks"] = [hook]
-            hooks[entry.event].append(group)
+            _update(keep[0], entry, dialect, keep[1].options)
         else:
-            hooks[entry.event].append(hook)
+            _add(hooks, entry, dialect, made)
     for slots in found.values():
         for slot, _ in slots:
             _remove_identical(slot.container, slot.hook)
             removed.append(slot)
-    if sweep:
-        for event, container, hook, group in list(_entries(data, dialect)):
-            if commands.references(text(hook, dialect), target):
-                _remove_identical(container, hook)
-                removed.append(Slot(event, container, hook, group))
+    return removed
 
+
+def _keep_one(slots: list, entry: Entry, dialect: Dialect, removed: list[Slot]):
+    """The (slot, parsed) to keep for ``entry``: the first alone in its group or under the
+    entry's matcher (any, for an ungrouped dialect); the others are taken out."""
+    keep = None
+    for slot, parsed in slots:
+        alone = len(slot.container) == 1
+        if keep is None and (not dialect.grouped or alone or slot.group.get("matcher") == entry.matcher):
+            keep = (slot, parsed)
+        else:
+            _remove_identical(slot.container, slot.hook)
+            removed.append(slot)
+    return keep
+
+
+def _update(keep: Slot, entry: Entry, dialect: Dialect, options) -> None:
+    _set_kind(keep.hook, entry, dialect, options)
+    keep.hook[dialect.timeout_key] = entry.timeout
+    if not dialect.grouped:
+        _set_matcher(keep.hook, entry.matcher)
+    elif len(keep.container) == 1:
+        _set_matcher(keep.group, entry.matcher)
+
+
+def _add(hooks: dict, entry: Entry, dialect: Dialect, made: set[str]) -> None:
+    if entry.event not in hooks:
+        hooks[entry.event] = []
+        made.add(f"hooks.{entry.event}")
+    hook = _new_hook(entry, dialect)
+    if dialect.grouped:
+        group = {} if entry.matcher is None else {"matcher": entry.matcher}
+        group["hooks"] = [hook]
+        hooks[entry.event].append(group)
+    else:
+        hooks[entry.event].append(hook)
+
+
+def _sweep(data: dict, target: str, dialect: Dialect) -> list[Slot]:
+    """Every other entry naming one of the target's scripts, taken out (uninstall)."""
+    removed = []
+    for event, container, hook, group in list(_entries(data, dialect)):
+        if commands.references(text(hook, dialect), target):
+            _remove_identical(container, hook)
+            removed.append(Slot(event, container, hook, group))
+    return removed
+
+
+def _drop_emptied(data: dict, hooks: dict, removed: list[Slot], dialect: Dialect, ours_to_drop,
+                  was_null: bool) -> None:
+    """Containers the removals left empty go, when hookmux made them (``ours_to_drop``);
+    ``hooks`` itself too, back to null when it was null (``was_null``)."""
     emptied_events = set()
     for slot in removed:
         if dialect.grouped:
@@ -238,18 +285,13 @@ def merge(data: dict, entries: list[Entry], target: str, dialect: Dialect,
                 emptied_events.add(slot.event)
         else:
             emptied_events.add(slot.event)
-
-    def ours_to_drop(key: str) -> bool:
-        return created is None or key in created or key in made
-
     dropped_event = False
     for event in emptied_events:
         if hooks.get(event) == [] and ours_to_drop(f"hooks.{event}"):
             del hooks[event]
             dropped_event = True
     if dropped_event and hooks == {} and ours_to_drop("hooks"):
-        if WAS_NULL in (created or ()) or WAS_NULL in made:
+        if was_null:
             data["hooks"] = None
         else:
             del data["hooks"]
-    return data, sorted(k for k in made if _present(data, k))

@@ -5,7 +5,7 @@ import os
 from dataclasses import dataclass
 from pathlib import Path
 
-from hookmux.installer import codex_hooks, entries, merge
+from hookmux.installer import codex_hooks, commands, entries, merge
 
 COPILOT_FILE = "hookmux.json"
 
@@ -38,3 +38,11 @@ def absolute(path: os.PathLike | str) -> Path:
 
 def copilot_file(folder: os.PathLike | str) -> Path:
     return absolute(folder) / COPILOT_FILE
+
+
+def same_file_key(mapping: dict, path: os.PathLike | str) -> str | None:
+    """The key of ``mapping`` naming the same file as ``path`` (compared by real path)."""
+    if str(path) in mapping:
+        return str(path)
+    real = commands.real(path)
+    return next((key for key in mapping if commands.real(key) == real), None)
