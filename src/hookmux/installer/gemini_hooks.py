@@ -23,12 +23,11 @@ Differences that matter here (shared/host-contract.md "Gemini CLI 0.61.0", docs/
 from __future__ import annotations
 
 import os
-import re
 import shlex
 from dataclasses import dataclass
 from pathlib import Path
 
-from hookmux import resources, wiring
+from hookmux import matchers, resources, wiring
 from hookmux.installer.entries import DEFAULT_TIMEOUT, GATE_TIMEOUT, Entry
 
 _hosts = resources.runtime("hosts")
@@ -38,10 +37,7 @@ HOST_ARGS = ("--host", _hosts.GEMINI)
 # Gemini parses ``stdout.trim() || stderr.trim()``: stderr must stay empty as stdout does.
 SILENT = "2>/dev/null"
 NATIVE_EVENTS = {canonical: native for native, canonical in _hosts.EVENTS[_hosts.GEMINI].items()}
-TOOL_EVENTS = ("BeforeTool", "AfterTool")  # matched on the tool name
-NO_MATCHER_EVENTS = ("BeforeAgent", "AfterAgent")  # Gemini ignores a matcher there
-# Gemini's tool name -> the names a settings matcher may select it by.
-TOOLS = {native: (native, canonical) for native, canonical in _hosts.TOOLS[_hosts.GEMINI].items()}
+matcher = matchers.gemini_matcher
 
 
 def settings_file(gemini_home: os.PathLike | str) -> Path:
@@ -73,24 +69,6 @@ class GeminiEntry(Entry):
     def command_with(self, options: tuple[str, ...]) -> str:
         """Keeps the options a user added (``--trace``) and always ``--host gemini``, silent."""
         return command(self.python, self.script, self.event, tuple(options))
-
-
-def matcher(settings_matcher: str | None, event: str) -> str | None | bool:
-    """The Gemini matcher for a manifest ``settings_matcher``: an anchored list of Gemini tool
-    names, None for every tool (or an event that takes no matcher), False when it selects no
-    tool Gemini has (the entry is left out)."""
-    if event in NO_MATCHER_EVENTS:
-        return None
-    if event not in TOOL_EVENTS:
-        return settings_matcher or None
-    if settings_matcher in (None, "", "*"):
-        return None
-    try:
-        pattern = re.compile(settings_matcher)
-    except re.error:
-        return None
-    names = [native for native, names in TOOLS.items() if any(pattern.search(name) for name in names)]
-    return "^(?:" + "|".join(names) + ")$" if names else False
 
 
 def _milliseconds(seconds) -> int:
