@@ -68,6 +68,18 @@ def test_shipped_manifest_gives_the_dispatcher_before_and_after_tools_in_millise
         assert parsed and parsed.role == entry.role and parsed.event == entry.event and parsed.fail_open
 
 
+def test_after_tool_serves_post_tool_use_rows_and_pre_tool_use_advice_with_one_matcher():
+    row = {"name": "a/check", "script": "a/check.py"}
+    manifest = {"events": {
+        "PreToolUse": {"settings_matcher": "Bash", "settings_timeout": 10, "checks": [row]},
+        "PostToolUse": {"settings_matcher": "^(Edit|Write)$", "settings_timeout": 20, "checks": [row]},
+    }}
+    after = [e for e in gemini_hooks.entries(manifest, "/h", "/usr/bin/python3") if e.event == "AfterTool"]
+    assert [(e.matcher, e.timeout) for e in after] == [("^(?:replace|write_file|run_shell_command)$", 20000)]
+    quiet = {"events": {"PreToolUse": {"settings_matcher": "Bash", "checks": [dict(row, emits=False)]}}}
+    assert [e.event for e in gemini_hooks.entries(quiet, "/h", "/usr/bin/python3")] == ["BeforeTool", "BeforeTool"]
+
+
 def test_a_users_options_are_kept_and_the_host_is_always_gemini():
     entry = gemini_hooks.entries(json.loads(resources.shipped_manifest().read_text()), "/h", "/usr/bin/python3")[0]
     command = entry.command_with(("--trace", "--host", "claude"))

@@ -77,21 +77,32 @@ def _milliseconds(seconds) -> int:
     return int(round(seconds * 1000))
 
 
-def _events(manifest: dict):
-    """(Gemini event, its manifest spec) for every wired event; AfterTool also for PreToolUse's
-    advising rows, which run after the call on Gemini."""
+def _events(manifest: dict) -> dict[str, list[dict]]:
+    """Gemini event -> the manifest specs it serves: each wired event's own, and on AfterTool
+    also PreToolUse's when it has advising rows (they run after the call on Gemini)."""
     events = {name: spec for name, spec in (manifest.get("events") or {}).items()
               if isinstance(spec, dict) and spec.get("checks")}
-    before, after = _hosts.ADVICE_AFTER[_hosts.GEMINI]
-    out = {}
+    out: dict[str, list[dict]] = {}
     for name, spec in events.items():
-        native = NATIVE_EVENTS.get(name)
-        if native:
-            out[native] = spec
+        if name in NATIVE_EVENTS:
+            out.setdefault(NATIVE_EVENTS[name], []).append(spec)
+    before, after = _hosts.ADVICE_AFTER[_hosts.GEMINI]
     spec = events.get(before)
-    if spec and after not in events and any(isinstance(r, dict) and r.get("emits", True) for r in spec["checks"]):
-        out[NATIVE_EVENTS[after]] = spec
-    return out.items()
+    if spec and any(isinstance(row, dict) and row.get("emits", True) for row in spec["checks"]):
+        out.setdefault(NATIVE_EVENTS[after], []).append(spec)
+    return out
+
+
+def _union(event: str, specs: list[dict]) -> str | None | bool:
+    """One Gemini matcher for all ``specs`` (several only on AfterTool, whose matchers are
+    ``^(?:a|b)$``, None or False): None when any takes every tool, False when none selects one."""
+    wanted = [matcher(spec.get("settings_matcher"), event) for spec in specs]
+    if len(wanted) == 1:
+        return wanted[0]
+    if any(w is None for w in wanted):
+        return None
+    names = [name for w in wanted if w for name in w[len("^(?:"):-len(")$")].split("|")]
+    return "^(?:" + "|".join(dict.fromkeys(names)) + ")$" if names else False
 
 
 # The danger gate's events and the settings matcher its tools are chosen by.
@@ -102,12 +113,13 @@ def entries(manifest: dict, target: str, python: str) -> list[Entry]:
     dispatch = Path(target).joinpath(*wiring.DISPATCH_SCRIPT)
     danger_gate = Path(target).joinpath(*wiring.DANGER_GATE_SCRIPT)
     out = []
-    for event, spec in _events(manifest):
-        wanted = matcher(spec.get("settings_matcher"), event)
+    for event, specs in _events(manifest).items():
+        wanted = _union(event, specs)
         if wanted is False:
             continue
-        out.append(GeminiEntry(event, "dispatch", wanted, command(python, dispatch, event),
-                               _milliseconds(spec.get("settings_timeout")), python, str(dispatch)))
+        timeout = max(_milliseconds(spec.get("settings_timeout")) for spec in specs)
+        out.append(GeminiEntry(event, "dispatch", wanted, command(python, dispatch, event), timeout,
+                               python, str(dispatch)))
     out += [GeminiEntry(event, "danger-gate", matcher(tools, event), command(python, danger_gate, event),
                         _milliseconds(GATE_TIMEOUT), python, str(danger_gate))
             for event, tools in DANGER_GATE_EVENTS.items()]
