@@ -9,6 +9,10 @@
 - ``mark_seen(namespace, session_id, ids, ttl)``: the per-session seen-map.
 - ``redact_text(text, max_chars)``: strip tokens, passwords and home paths.
 
+``shell`` (the shell reader: ``read(command) -> [Command]``) and ``shell_rules`` (structured
+rows and their evaluation) load the same way, by name (``_common.shell``), only when a shell
+tool's call is checked.
+
 The runtime core is three submodules, imported as such
 (``from _common import event``): ``hosts`` (host facts as data), ``event``
 (``parse()`` -> ``Event``, ``render_context``, ``render_deny``) and ``manifest``
@@ -58,7 +62,7 @@ def _module(name):
 
 
 def __getattr__(name):
-    if name in ("state", "redact"):
+    if name in ("state", "redact", "shell", "shell_rules"):
         return _module(name)
     owner = _EXPORTS.get(name)
     if owner is None:
@@ -67,4 +71,4 @@ def __getattr__(name):
 
 
 def __dir__():
-    return sorted(set(globals()) | set(_EXPORTS) | {"state", "redact"})
+    return sorted(set(globals()) | set(_EXPORTS) | {"state", "redact", "shell", "shell_rules"})

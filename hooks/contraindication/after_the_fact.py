@@ -22,14 +22,6 @@ NOW = {
     "GIT-COMMIT-NO-VERIFY": (
         "Run the skipped hooks on that commit now (`pre-commit run --from-ref HEAD~1 --to-ref HEAD`) "
         "and amend it if they report or change anything, before pushing."),
-    "RM-RF-VARIABLE": (
-        "Check what was deleted: what the variable held at that moment and what is left in its "
-        "parent folder (`ls -la`). rm keeps no trash; restore from backups, or inside a repository "
-        "with `git status` / `git restore <path>`."),
-    "RM-RF-ROOT-HOME-GLOB": (
-        "Stop and check what is left (`ls -la` of the target) before running anything else there. "
-        "rm keeps no trash: restore from backups or snapshots; inside a repository `git status` and "
-        "`git restore .` bring back tracked files."),
     "PS-REMOVE-ITEM-RECURSE-ROOT": (
         "Stop and check what is left (`Get-ChildItem` of the target). Remove-Item bypasses the "
         "Recycle Bin: restore from backups, File History or OneDrive's version history."),
@@ -64,12 +56,55 @@ NOW = {
     "MKFS-DEVICE": (
         "Stop writing to that device: the old partition's data may still be recoverable (testdisk) "
         "while nothing new is written; check with `lsblk -f` which device it was."),
-    "GIT-DISCARD-ALL-CHANGES": (
-        "Discarded edits are gone unless they were staged (`git fsck --lost-found` lists dangling "
-        "blobs) or an editor kept local history; committed work is untouched."),
     "CLOUD-STORAGE-RECURSIVE-DELETE": (
         "With versioning on, the objects can be restored (list them with `aws s3api "
         "list-object-versions` and remove the delete markers); otherwise restore from a backup or replica."),
+    "GIT-PUSH-FORCE": (
+        "Check what the remote branch points to now (`git ls-remote origin <branch>`) against your "
+        "`git reflog`; commits that were overwritten can be pushed back from any clone or reflog that "
+        "still has them (`git push origin <sha>:<branch>`) -- tell whoever shares the branch."),
+    "GIT-RESET-MERGE": (
+        "The previous commit is still in `git reflog` (`git reset --hard HEAD@{1}` goes back to it); "
+        "unstaged edits in the reset files are gone unless an editor kept local history."),
+    "GIT-CLEAN-FORCE": (
+        "Deleted untracked files were never in git: restore them from backups or an editor's local "
+        "history; `git status` shows what is left."),
+    "GIT-STASH-DROP": (
+        "A dropped stash survives as an unreachable commit until garbage collection: find it with "
+        "`git fsck --unreachable | grep commit` (or the hash printed by the drop) and bring it back "
+        "with `git stash apply <sha>`; do not run `git gc` meanwhile."),
+    "GIT-BRANCH-FORCE-DELETE": (
+        "The branch's last commit is still in `git reflog` (and in the hash printed by the delete): "
+        "`git branch <name> <sha>` brings the branch back."),
+    "GIT-CHECKOUT-DISCARD": (
+        "Discarded edits are gone unless they were staged (`git fsck --lost-found` lists dangling "
+        "blobs) or an editor kept local history; committed work is untouched."),
+    "GIT-SWITCH-DISCARD": (
+        "Discarded edits are gone unless they were staged (`git fsck --lost-found` lists dangling "
+        "blobs) or an editor kept local history; `git reflog` shows the branch you came from."),
+    "GIT-RESTORE-WORKTREE": (
+        "Overwritten edits are gone unless an editor kept local history; `git diff` shows what the "
+        "files hold now."),
+    "GIT-WORKTREE-REMOVE-FORCE": (
+        "Its commits are safe (they live in the main repository: `git branch -a`, `git reflog`); its "
+        "uncommitted and untracked files are gone unless backups or an editor's history have them. "
+        "`git worktree prune` tidies what is left."),
+    "RM-RECURSIVE-OUTSIDE": (
+        "Stop and check what is left (`ls -la` of the target) before running anything else there. "
+        "rm keeps no trash: restore from backups or snapshots; inside a repository `git status` and "
+        "`git restore .` bring back tracked files."),
+    "RM-RECURSIVE-UNKNOWN": (
+        "Check what the search or the input produced (run it again without the delete) and what is "
+        "left; rm keeps no trash: restore from backups, or tracked files with `git restore`."),
+    "RM-RECURSIVE-EVERYTHING": (
+        "Check which folder it ran in (`pwd`, `ls -la`); inside a repository `git restore .` brings "
+        "back tracked files (untracked ones only from backups); elsewhere restore from backups."),
+    "RM-SYSTEM-FILE": (
+        "Reinstall the package that owned the file (`dpkg -S <path>` / `rpm -qf <path>`, then "
+        "reinstall it) or restore it from a backup before rebooting or restarting the service."),
+    "FIND-DELETE": (
+        "Check what is left below the starting point (`ls -la`); find keeps no trash: restore from "
+        "backups, or tracked files inside a repository with `git restore .`."),
 }
 
 

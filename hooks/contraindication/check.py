@@ -1,8 +1,11 @@
 """Contraindication advisory: warn before a known-hazardous tool call, once per session.
 
-Reads one PreToolUse payload (Claude Code or Copilot CLI) on stdin, matches the
-rows of ``contraindications.json`` against the tool name and ``json.dumps`` of the
-tool input, and prints at most one JSON line whose ``additionalContext`` lists
+Reads one PreToolUse payload (Claude Code, Copilot CLI or Codex) on stdin and matches
+the rows of ``contraindications.json``: a structured row (``program``, ``subcommand``,
+``flags``, ``args``; hooks/_common/shell_rules.py) against the simple commands the shell
+reader finds in a shell tool's ``command`` (hooks/_common/shell.py, loaded only then), a
+text row (``tool_pattern``/``input_pattern``) against the tool name and ``json.dumps`` of
+the tool input. It prints at most one JSON line whose ``additionalContext`` lists
 every matching row's id, harm and safer alternative. Advice only: it never
 blocks and always exits 0. A row id is announced once per session within
 ``HOOKMUX_CONTRA_TTL`` seconds (default 3600); a call that matches any row not
@@ -43,7 +46,13 @@ MAX_INPUT_CHARS = 100_000
 # seconds (issue 20.7). Real commands name a tool a handful of times.
 MAX_ANCHORS = 32
 ROW_FIELDS = ("id", "tool_pattern", "input_pattern", "harm", "safe_alternative")
+STRUCTURED_FIELDS = ("id", "harm", "safe_alternative")
+# Tools whose ``command`` is read as shell, and the dialect it is read in.
+SHELL_TOOLS = {"Bash": "posix", "bash": "posix", "run_shell_command": "posix", "shell": "posix",
+               "exec_command": "posix", "PowerShell": "powershell", "powershell": "powershell"}
 ID_PATTERN = r"[A-Z0-9][A-Z0-9._-]{0,63}"
+# The session folder a row's examples are judged in (hookmux validate, the test suite).
+EXAMPLES_CWD = "/home/user/project"
 
 
 def main(argv=None):
@@ -85,8 +94,7 @@ def advise(stdin_text, registry_path=REGISTRY):
         return ""
     if not call.tool_name:
         return ""
-    serialized = _event.dumps(call.tool_input)[:MAX_INPUT_CHARS]
-    rows = matching_rows(load_rows(registry_path), call.tool_name, serialized)
+    rows = matching_call_rows(load_rows(registry_path), call.tool_name, call.tool_input, call.cwd)
     if not rows:
         return ""
     ids = [row["id"] for row in rows]
@@ -140,7 +148,8 @@ def _read_rows(path):
     for row in rows:
         if not isinstance(row, dict) or row.get("require_bg_active"):
             continue
-        if not all(isinstance(row.get(field), str) and row[field].strip() for field in ROW_FIELDS):
+        fields = STRUCTURED_FIELDS if "program" in row or "any_of" in row else ROW_FIELDS
+        if not all(isinstance(row.get(field), str) and row[field].strip() for field in fields):
             continue
         if not _valid_id(row["id"]) or row["id"] in ids:
             continue
@@ -159,11 +168,73 @@ _ID_FIRST_CHARS = frozenset("ABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789")
 _ID_CHARS = _ID_FIRST_CHARS | frozenset("._-")
 
 
+def matching_call_rows(rows, tool_name, tool_input, cwd=""):
+    """The rows (in registry order) that hold for this call: structured rows on the commands
+    the shell reader finds (shell tools only), text rows on the serialized input."""
+    text_rows = [row for row in rows if "input_pattern" in row]
+    matched = []
+    if text_rows:
+        serialized = _event.dumps(tool_input)[:MAX_INPUT_CHARS]
+        matched = matching_rows(text_rows, tool_name, serialized)
+    dialect = SHELL_TOOLS.get(tool_name)
+    command = shell_command(tool_input) if dialect else ""
+    if command and len(text_rows) < len(rows):
+        found = {verdict.row_id for verdict in verdicts(rows, command, dialect, cwd) if verdict.matched}
+        matched = [row for row in rows if row in matched or row["id"] in found and "input_pattern" not in row]
+    return matched
+
+
+def shell_command(tool_input):
+    """The command string of a shell tool's input ("" when there is none); Codex may send argv."""
+    if not isinstance(tool_input, dict):
+        return ""
+    command = tool_input.get("command", tool_input.get("cmd"))
+    if isinstance(command, list) and all(isinstance(word, str) for word in command):
+        if len(command) >= 3 and command[0].rsplit("/", 1)[-1] in ("bash", "sh", "zsh") and command[1] in ("-c", "-lc"):
+            return command[2]
+        return " ".join("'%s'" % word.replace("'", "'\\''") for word in command)
+    return command if isinstance(command, str) else ""
+
+
+def verdicts(rows, command, dialect="posix", cwd=""):
+    """Every structured row's Verdict on ``command`` (shell_rules.Verdict: matched, why)."""
+    shell, rules_module = _common.shell, _common.shell_rules
+    commands = shell.read(command, dialect)
+    context = rules_module.Context(cwd=cwd or None)
+    return [rules_module.evaluate(rule, commands, context) for rule in compiled_rules(rows)]
+
+
+def compiled_rules(rows):
+    """The structured rows compiled (a row that does not compile is skipped), kept per rows list."""
+    key = id(rows)
+    known = _RULES.get(key)
+    if known is not None and known[0] is rows:
+        return known[1]
+    rules_module = _common.shell_rules
+    rules = []
+    for row in rows:
+        if "input_pattern" in row:
+            continue
+        try:
+            rules.append(rules_module.compile_row(row))
+        except ValueError:
+            continue
+    if len(_RULES) > 64:
+        _RULES.clear()
+    _RULES[key] = (rows, rules)
+    return rules
+
+
+_RULES = {}
+
+
 def matching_rows(rows, tool_name, serialized_input):
-    """Rows whose tool_pattern finds ``tool_name`` and whose input_pattern finds the input (AND, ignoring case)."""
+    """Text rows whose tool_pattern finds ``tool_name`` and whose input_pattern finds the input (AND, ignoring case)."""
     matched = []
     lowered = serialized_input.lower()
     for row in rows:
+        if "input_pattern" not in row:
+            continue
         # The word-start test first: most calls name no hazard's word, and then
         # neither a pattern nor the re module (~9 ms to import here) is needed.
         words = leading_words(row["input_pattern"])
@@ -381,10 +452,23 @@ def _silence_record(rows, session_id, stdin_text):
         silence = _silence()
         origin = silence.digest(stdin_text)[:16]
         for row in rows:
-            repeat = {"tool": row["tool_pattern"], "input": row["input_pattern"]}
+            repeat = {"tool": row["tool_pattern"], "input": row["input_pattern"]} if "input_pattern" in row \
+                else {"tool": "Bash|PowerShell", "input": _program_pattern(row)}
             silence.record_interjection(NAMESPACE, row["id"], session_id, repeat=repeat, origin=origin)
     except Exception:
         pass
+
+
+def _program_pattern(row):
+    """A regex finding a later call that names the row's program again (calibrated silence's watch)."""
+    import re
+
+    programs = row.get("program") or [p for item in row.get("any_of", []) if isinstance(item, dict)
+                                      for p in ([item.get("program")] if isinstance(item.get("program"), str)
+                                                else item.get("program") or [])]
+    programs = [programs] if isinstance(programs, str) else programs
+    names = [re.escape(p.rstrip("*")) for p in programs if isinstance(p, str) and p.strip("*")]
+    return r"\b(?:%s)" % "|".join(names) if names else r"\bNEVER-MATCHES\b"
 
 
 def _silence():

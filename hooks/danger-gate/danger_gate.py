@@ -15,6 +15,10 @@ SHELL_TOOLS = (b'"Bash"', b'"bash"', b'"run_shell_command"')
 PROGRAMS = (
     b"rm", b"find", b"dd", b"git", b"mkfs", b"mke2fs", b"mkswap", b"wipefs", b"shred",
 )
+#: Library calls the shell reader reads as ``rm -r`` in interpreter one-liners (``fs.rm``
+#: and shell-outs such as ``os.system('rm …')`` name ``rm`` as a word already).
+LIBRARY_CALLS = (b"rmtree", b"rm_rf", b"rm_r", b"remove_dir", b"remove_entry", b"remove_tree", b"removedirs",
+                 b"rmSync", b"rmdirSync", b"Deno.remove")
 #: Bytes that can hide a program's name from a plain search: quotes and escapes
 #: (``r''m``, ``\\rm``) are dropped before it, and ANSI-C quoting (``$'\\x72m'``)
 #: sends the call on to the reader.
@@ -79,8 +83,9 @@ def _user_words():
     _on_path()
     import rules
 
-    registry = rules.load("", rules.user_registry_path())  # the user's rows only
-    return [word.encode("utf-8", "replace") for word in rules.program_words(registry)]
+    document = rules.read_document(rules.user_registry_path()) or {}
+    rows = document.get("rows")
+    return [word.encode("utf-8", "replace") for word in rules.program_words(rows if isinstance(rows, list) else [])]
 
 
 class _Timeout(BaseException):
@@ -104,7 +109,7 @@ def _run():
             if start < 0:
                 return 0
         text = data[start:]  # not the cwd or the paths before it: ~/git/project names no program
-        if not _names_a_program(text, PROGRAMS) and _DYNAMIC not in text:
+        if not _names_a_program(text, PROGRAMS + LIBRARY_CALLS) and _DYNAMIC not in text:
             if not _user_registry_exists() or not _names_a_program(text, _user_words()):
                 return 0
         import _signal as signal  # the signal module imports enum (~15 ms)

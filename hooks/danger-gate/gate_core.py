@@ -1,7 +1,7 @@
 """The danger gate's decision and its deny, for a shell call that named a row's program.
 
-Loaded by danger_gate.py only then. The command is read by the shell reader into the simple
-commands that would run; each row that matches one asks its judge what would be lost
+Loaded by danger_gate.py only then. The command is read by the shell reader (``_common/shell.py``) into the
+simple commands that would run; each row that matches one asks its judge what would be lost
 (judges.py: paths reached, devices, git's answer). When something would, and the user has
 not allowed this exact command in this project (allowances.py), the call is denied in the
 host's own form (``event.render_deny``), at exit 0. Anything unexpected passes the call.
@@ -15,12 +15,11 @@ if _HOOKS not in sys.path:
     sys.path.append(_HOOKS)
 
 from _common import event as event_module  # noqa: E402
-from _common import state  # noqa: E402
+from _common import shell, shell_rules, state  # noqa: E402
 
 import allowances  # noqa: E402
 import git_state  # noqa: E402
 import judges  # noqa: E402
-import reading  # noqa: E402
 import rules  # noqa: E402
 import targets  # noqa: E402
 
@@ -116,20 +115,22 @@ def judge(command, cwd, env, registry):
     )
     git = git_state.Git(env=env)
     findings = []
-    for simple in reading.simple_commands(command, cwd):
+    for simple in shell.read(command):
         argv = simple.argv
         if not argv:
             continue
-        if os.path.basename(argv[0]) == "cd" and len(argv) == 2 and not simple.origin:
-            reached = targets.reach(argv[1], cwd, env)
+        if argv[0] == "cd" and len(argv) == 2 and not simple.origin:
+            reached = targets.reach_parts(simple.words[1], cwd, env)
             if len(reached) == 1:
                 cwd = reached[0]
             continue
-        where = judges.Where(cwd, _with(env, simple.assignments), places, git)
+        scope = _with(env, simple.assigns)
+        where = judges.Where(cwd, scope, places, git)
+        context = shell_rules.Context(cwd, places.home, scope)
         for row in registry.rows:
-            if not rules.matches(row, argv):
+            if not rules.matches(registry, row, simple, context):
                 continue
-            lost = judges.JUDGES[row["loses"]](argv, where)
+            lost = judges.JUDGES[row["loses"]](simple, where)
             if lost:
                 findings.append(Finding(row, lost, argv))
     return findings
@@ -165,7 +166,7 @@ def deny_reason(command, findings):
     lines = ["hookmux danger gate: this command was NOT run. It would destroy what nothing can bring back:"]
     for finding in findings:
         lines.append("- [%s] %s would lose %s. %s" % (
-            finding.row["id"], os.path.basename(finding.argv[0]), "; ".join(finding.lost), finding.row["harm"]))
+            finding.row["id"], finding.argv[0], "; ".join(finding.lost), finding.row["harm"]))
     lines.append("Safer: " + " ".join(dict.fromkeys(f.row["safe_alternative"] for f in findings)))
     allow = "hookmux allow %s --once" % shell_quote(command.strip())
     if len(allow) > MAX_SHOWN_COMMAND:

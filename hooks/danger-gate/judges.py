@@ -1,8 +1,9 @@
 """Would this simple command really lose something? One judge per ``loses`` value of a row.
 
-    JUDGES[name](argv, where) -> [what would be lost, ...]   ([] : nothing, or not known)
+    JUDGES[name](command, where) -> [what would be lost, ...]   ([] : nothing, or not known)
 
-``where`` is the call's ``Where``: the folder the command runs in, the environment it sees,
+``command`` is one simple command of the shell reader (``argv``, and ``words``: each word's
+parts, so a quoted ``~`` or ``*`` stays literal); ``where`` is the call's ``Where``: the folder the command runs in, the environment it sees,
 the protected places, and the bounded git questions. A judge that cannot tell (git did
 not answer, an operand it cannot resolve) finds nothing: the gate fails open and the
 advisory still speaks.
@@ -10,13 +11,14 @@ advisory still speaks.
 import os
 
 import targets
+from _common.shell_rules import GLOBAL_VALUE_OPTIONS
 
 _BLOCK_DEVICE_PREFIXES = (
     "/dev/sd", "/dev/hd", "/dev/vd", "/dev/xvd", "/dev/nvme", "/dev/mmcblk", "/dev/disk", "/dev/rdisk",
     "/dev/md", "/dev/dm-", "/dev/mapper/", "/dev/root",
 )
-# Options of git itself that take a value as the next word.
-_GIT_VALUE_OPTIONS = ("-C", "-c", "--git-dir", "--work-tree", "--namespace", "--exec-path", "--config-env")
+# Options of git itself that take a value as the next word (the rows' own table).
+_GIT_VALUE_OPTIONS = GLOBAL_VALUE_OPTIONS["git"]
 # find's words that do not narrow what -delete deletes.
 _FIND_NEUTRAL = frozenset(("-delete", "-depth", "-xdev", "-mount", "-print", "-print0", "-ignore_readdir_race",
                            "-noleaf", "-daystart", "-follow"))
@@ -35,41 +37,66 @@ class Where:
         self.git = git
 
 
-def operands(argv, value_options=()):
-    """The words after the program that are not options (everything after ``--``)."""
-    found, index, words = [], 1, argv
-    while index < len(words):
-        word = words[index]
+def operand_indexes(argv, value_options=()):
+    """Where the words after the program that are not options are (everything after ``--``)."""
+    found, index = [], 1
+    while index < len(argv):
+        word = argv[index]
         if word == "--":
-            found.extend(words[index + 1:])
+            found.extend(range(index + 1, len(argv)))
             break
         if word in value_options:
             index += 2
             continue
         if not (word.startswith("-") and len(word) > 1):
-            found.append(word)
+            found.append(index)
         index += 1
     return found
 
 
-def paths(argv, where):
-    """A recursive delete: each operand that reaches a protected place."""
+def operands(argv, value_options=()):
+    """The words after the program that are not options (everything after ``--``)."""
+    return [argv[index] for index in operand_indexes(argv, value_options)]
+
+
+def reached(command, index, where):
+    """The paths word ``index`` of ``command`` names, judged by its parts when the reader gave them."""
+    parts = command.words[index]
+    first = parts[0][1] if parts and parts[0][0] == "q" else ""
+    if (first == "~" or first.startswith("~/")) and _library_call(command):
+        # shutil.rmtree(os.path.expanduser('~/x')): the reader cannot see the expansion; take it.
+        parts = (("tilde", ""), ("q", parts[0][1][1:])) + tuple(parts[1:])
+    return targets.reach_parts(parts, where.cwd, where.env)
+
+
+def _library_call(command):
+    """Whether the command is a library call of a one-liner (origin ``python3 -c shutil.rmtree``)."""
+    return bool(command.origin) and len(command.origin[-1].split()) == 3
+
+
+def paths(command, where):
+    """A recursive delete: each operand that reaches a protected place that is there."""
+    return _protected([path for index in operand_indexes(command.argv) for path in reached(command, index, where)],
+                      where)
+
+
+def _protected(paths_reached, where):
     lost = []
-    for operand in operands(argv):
-        for path in targets.reach(operand, where.cwd, where.env):
-            why = targets.protected(path, where.places)
-            if why and why not in lost:
-                lost.append(why)
+    for path in paths_reached:
+        why = targets.protected(path, where.places)
+        if why and why not in lost and os.path.lexists(path):  # nothing there, nothing lost
+            lost.append(why)
     return lost
 
 
-def find_delete(argv, where):
+def find_delete(command, where):
     """``find PATH... -delete`` with no test that narrows it: its start folders are deleted whole."""
+    argv = command.argv
     if "-delete" not in argv:
         return []
     starts, index = [], 1
     while index < len(argv) and not argv[index].startswith(("-", "(", "!")):
-        starts.append(argv[index])
+        starts.append(index)
         index += 1
     expression = argv[index:]
     skip = False
@@ -81,26 +108,24 @@ def find_delete(argv, where):
             skip = True
         elif word not in _FIND_NEUTRAL and not word.startswith(("-H", "-L", "-P")):
             return []
-    lost = []
-    for start in starts or ["."]:
-        for path in targets.reach(start, where.cwd, where.env):
-            why = targets.protected(path, where.places)
-            if why and why not in lost:
-                lost.append(why)
-    return lost
+    if not starts:  # find with no folder: the current one
+        return _protected(targets.reach(".", where.cwd, where.env), where)
+    return _protected([path for index in starts for path in reached(command, index, where)], where)
 
 
 def _is_block_device(path):
     return isinstance(path, str) and path.startswith(_BLOCK_DEVICE_PREFIXES)
 
 
-def device_of(argv, where):
+def device_of(command, where):
     """``dd of=DEVICE``."""
+    argv = command.argv
     return ["the disk device %s" % word[3:] for word in argv[1:] if word.startswith("of=") and _is_block_device(word[3:])]
 
 
-def device_operand(argv, where):
+def device_operand(command, where):
     """mkfs, wipefs, shred ... given a disk device."""
+    argv = command.argv
     return ["the disk device %s" % word for word in operands(argv, ("-t", "-n", "-L", "-o", "-b")) if _is_block_device(word)]
 
 
@@ -125,14 +150,16 @@ def _changes(where, cwd, paths=(), index_too=True):
     return [found] if found else []
 
 
-def git_changes(argv, where):
+def git_changes(command, where):
     """reset --hard, switch -f: any uncommitted change to a tracked file."""
+    argv = command.argv
     cwd, _, _ = git_parts(argv, where.cwd)
     return _changes(where, cwd)
 
 
-def git_checkout(argv, where):
+def git_checkout(command, where):
     """``checkout -f`` (everything), ``checkout [COMMIT] -- PATHS`` and ``checkout .`` (those paths)."""
+    argv = command.argv
     cwd, _, words = git_parts(argv, where.cwd)
     if any(word in ("-f", "--force") or (word[:1] == "-" and word[1:2] != "-" and "f" in word[1:])
            for word in words if word != "--"):
@@ -147,8 +174,9 @@ def git_checkout(argv, where):
     return []
 
 
-def git_restore(argv, where):
+def git_restore(command, where):
     """``restore`` of the work tree (the default; ``--staged`` alone touches the index only)."""
+    argv = command.argv
     cwd, _, words = git_parts(argv, where.cwd)
     staged = any(w in ("--staged", "-S") for w in words)
     worktree = any(w in ("--worktree", "-W") for w in words)
@@ -161,8 +189,9 @@ def git_restore(argv, where):
     return _changes(where, cwd, pathspecs, index_too=source)
 
 
-def git_clean(argv, where):
+def git_clean(command, where):
     """``clean -f``: what git's own dry run of the same command lists."""
+    argv = command.argv
     cwd, _, words = git_parts(argv, where.cwd)
     if any(w in ("-n", "--dry-run") or (w[:1] == "-" and w[1:2] != "-" and "n" in w[1:]) for w in words):
         return []
@@ -170,8 +199,9 @@ def git_clean(argv, where):
     return [found] if found else []
 
 
-def git_stash(argv, where):
+def git_stash(command, where):
     """``stash clear`` (every entry) and ``stash drop [ENTRY]`` (that one, the latest by default)."""
+    argv = command.argv
     cwd, _, words = git_parts(argv, where.cwd)
     if not words or words[0] not in ("clear", "drop"):
         return []
@@ -183,7 +213,7 @@ def git_stash(argv, where):
     return [found] if found else []
 
 
-def always(argv, where):
+def always(command, where):
     """A user's row that blocks whenever it matches."""
     return ["what this row protects"]
 

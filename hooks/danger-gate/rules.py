@@ -1,13 +1,17 @@
 """The gate's rows: the shipped registry with the user's own rows and disabled ids over it.
 
-    load(shipped_path, user_path) -> Registry      # never raises; a bad row is skipped
+    load(shipped_path, user_path) -> Registry      # never raises; a row it cannot use is skipped
     user_registry_path(env) -> path                 # $XDG_CONFIG_HOME/hookmux/dangers.json
+    matches(registry, row, command, context)        # the row's program/subcommand/flags/args hold
 
-The user's file (``~/.config/hookmux/dangers.json`` unless ``XDG_CONFIG_HOME`` says
-otherwise) holds ``{"rows": [...], "disabled": ["ID", ...]}``: a row with a shipped id
-replaces that row, a new id adds one, a disabled id is off. Only the user's own file counts:
-a project cannot turn the gate off. Keys outside the shipped file's come from it too
-(``system_folders``, ``home_exceptions``: the user's lists add to the shipped ones).
+Rows are in the advisory's structured form (``_common/shell_rules.py``: ``program``,
+``subcommand``, ``flags``, ``args``, ``any_of``) plus ``loses``, the judge that decides
+whether the call would really lose something (judges.py). The user's file
+(``~/.config/hookmux/dangers.json`` unless ``XDG_CONFIG_HOME`` says otherwise) holds
+``{"rows": [...], "disabled": ["ID", ...]}``: a row with a shipped id replaces that row, a
+new id adds one, a disabled id is off. Only the user's own file counts: a project cannot turn
+the gate off. ``system_folders`` and ``home_exceptions`` of the user's file add to the
+shipped lists.
 """
 import os
 
@@ -16,10 +20,12 @@ USER_FILE = ("hookmux", "dangers.json")
 
 
 class Registry:
-    __slots__ = ("rows", "system_folders", "home_exceptions", "disabled")
+    __slots__ = ("rows", "rules", "system_folders", "home_exceptions", "disabled")
 
     def __init__(self):
         self.rows = []
+        #: row id -> the compiled ``shell_rules.Rule``
+        self.rules = {}
         self.system_folders = []
         self.home_exceptions = []
         self.disabled = []
@@ -42,14 +48,6 @@ def loads(text):
     return fast(text)
 
 
-def user_registry_exists(env=None):
-    try:
-        os.stat(user_registry_path(env))
-    except (OSError, ValueError):
-        return False
-    return True
-
-
 def read_document(path):
     """The JSON object in ``path``; None when it is missing, unreadable or not an object."""
     try:
@@ -60,32 +58,27 @@ def read_document(path):
     return document if isinstance(document, dict) else None
 
 
-def usable(row):
-    """A row the gate can run: the fields it needs, a known judge, a program to match."""
+def compiled(row):
+    """The row's ``shell_rules.Rule``, or None when the gate cannot use the row."""
     if not isinstance(row, dict):
-        return False
+        return None
     if not all(isinstance(row.get(field), str) and row[field].strip() for field in ROW_FIELDS):
-        return False
+        return None
     import judges
+    from _common import shell_rules
 
     if row["loses"] not in judges.JUDGES:
-        return False
-    return bool(programs(row))
-
-
-def programs(row):
-    program = row.get("program") if isinstance(row, dict) else None
-    if isinstance(program, str) and program:
-        return [program]
-    if isinstance(program, list):
-        return [p for p in program if isinstance(p, str) and p]
-    return []
+        return None
+    try:
+        return shell_rules.compile_row(row)
+    except (ValueError, TypeError):
+        return None
 
 
 def load(shipped_path, user_path):
     registry = Registry()
     shipped = read_document(shipped_path) or {}
-    user = read_document(user_path) or {} if user_path else {}
+    user = (read_document(user_path) or {}) if user_path else {}
     for key in ("system_folders", "home_exceptions"):
         for document in (shipped, user):
             values = document.get(key)
@@ -97,42 +90,33 @@ def load(shipped_path, user_path):
     for document in (shipped, user):
         found = document.get("rows")
         for row in found if isinstance(found, list) else ():
-            if usable(row):
-                rows[row["id"]] = row
-    registry.rows = [row for row_id, row in rows.items() if row_id not in registry.disabled]
+            rule = compiled(row)
+            if rule is not None:
+                rows[row["id"]] = (row, rule)
+    for row_id, (row, rule) in rows.items():
+        if row_id not in registry.disabled:
+            registry.rows.append(row)
+            registry.rules[row_id] = rule
     return registry
 
 
-def program_words(registry):
-    """Every program name a row matches (for the entry point's cheap test)."""
-    return {word for row in registry.rows for word in programs(row)}
+def matches(registry, row, command, context):
+    """Whether ``row`` holds for this one simple command (``shell_rules.evaluate``)."""
+    from _common import shell_rules
+
+    return shell_rules.evaluate(registry.rules[row["id"]], [command], context).matched
 
 
-def matches(row, argv):
-    """INTERIM until hooks/_common/shell_rules.py lands: program, git-style subcommand, flag groups."""
-    if not argv or os.path.basename(argv[0]) not in programs(row):
-        return False
-    words = argv[1:]
-    subcommand = row.get("subcommand")
-    if subcommand:
-        import judges
-
-        _, found, words = judges.git_parts(argv, "")
-        if found != subcommand:
-            return False
-    for group in row.get("flags") or ():
-        if not any(_has_flag(words, spelling) for spelling in group):
-            return False
-    return True
-
-
-def _has_flag(words, spelling):
-    for word in words:
-        if word == "--":
-            return False
-        if spelling.startswith("--"):
-            if word == spelling or word.startswith(spelling + "="):
-                return True
-        elif word.startswith("-") and not word.startswith("--") and spelling[1:] in word[1:]:
-            return True
-    return False
+def program_words(document_rows):
+    """The program names rows match, as plain words for the entry point's cheap test
+    (``mkfs.*`` -> ``mkfs``); read without compiling anything."""
+    words = set()
+    for row in document_rows:
+        if not isinstance(row, dict):
+            continue
+        for alternative in [row] + [a for a in row.get("any_of") or () if isinstance(a, dict)]:
+            program = alternative.get("program")
+            for name in [program] if isinstance(program, str) else program if isinstance(program, list) else ():
+                if isinstance(name, str) and name.rstrip(".*"):
+                    words.add(name.rstrip("*").rstrip(".").lower())
+    return words

@@ -62,11 +62,79 @@ def reach(operand, cwd, env):
     return matches
 
 
+def reach_parts(parts, cwd, env):
+    """``reach`` for a word the shell reader split into parts (``(kind, text)``: ``lit``
+    unquoted, ``q`` quoted, ``var``, ``sub``, ``tilde``): a quoted ``~`` or ``*`` is literal."""
+    text, globbing = [], False
+    for index, (kind, value) in enumerate(parts):
+        if kind == "lit":
+            if any(char in _GLOB_CHARS for char in value):
+                globbing = True
+                text.append(value)
+            else:
+                text.append(_escape(value))
+        elif kind == "q":
+            text.append(_escape(value))
+        elif kind == "tilde":
+            if index:
+                text.append("~" + value)
+                continue
+            home = (env.get("HOME") or os.path.expanduser("~")) if not value else os.path.expanduser("~" + value)
+            if home.startswith("~"):
+                return []  # an unknown user: not judged
+            text.append(_escape(home))
+        elif kind == "var":
+            found = _parameter(value, env)
+            if found is None:
+                return []
+            text.append(_escape(found))
+        else:
+            return []  # a substitution: its value is not known here
+    joined = "".join(text)
+    if not joined:
+        return []
+    path = joined if joined.startswith("/") else os.path.join(cwd or "/", joined)
+    path = os.path.normpath(path)
+    if path.startswith("//"):
+        path = "/" + path.lstrip("/")
+    if not globbing:
+        return [_unescape(path)]
+    return _glob(path) or [_unescape(path)]
+
+
+def _parameter(text, env):
+    """The value of ``NAME``, ``NAME:-word``, ``NAME-word``, ``NAME:=word``; None when not judged."""
+    if _is_name(text):
+        return env.get(text, "")
+    for op in (":-", ":=", "-", "="):
+        name, sep, word = text.partition(op)
+        if sep and _is_name(name) and "$" not in word and "`" not in word:
+            value = env.get(name)
+            empty = value is None or (op.startswith(":") and value == "")
+            return word if empty else value
+    return None
+
+
+def _escape(text):
+    """``glob.escape`` without importing glob (``[`` wraps each glob character)."""
+    if not any(char in _GLOB_CHARS for char in text):
+        return text
+    return "".join("[%s]" % char if char in _GLOB_CHARS else char for char in text)
+
+
+def _unescape(path):
+    for char in _GLOB_CHARS:
+        path = path.replace("[%s]" % char, char)
+    return path
+
+
 def protected(path, places):
     """Why deleting ``path`` (recursively) could not be undone, or "" when it can be risked."""
     if path == "/":
         return "the root folder /"
-    resolved = real(path)
+    # rm removes a symlink, not what it points to: only the folders above the last name resolve.
+    parent, name = os.path.split(path)
+    resolved = os.path.join(real(parent), name) if name else real(path)
     for candidate in _unique((path, resolved)):
         if candidate in places.system:
             return "the system folder %s" % candidate

@@ -18,7 +18,7 @@ from hookmux import resources
 
 GATE_FOLDER = "danger-gate"
 ROW_FIELDS = ("id", "loses", "harm", "safe_alternative")
-OPTIONAL_ROW_FIELDS = ("program", "subcommand", "flags", "examples", "$comment", "match")
+OPTIONAL_ROW_FIELDS = ("program", "subcommand", "flags", "args", "any_of", "stdin_from", "examples", "$comment")
 TOP_LEVEL_FIELDS = ("version", "rows", "system_folders", "home_exceptions", "$comment", "$schema")
 USER_TOP_LEVEL_FIELDS = TOP_LEVEL_FIELDS + ("disabled",)
 #: Repository states an example may ask for (``"repo": ...``).
@@ -92,14 +92,11 @@ def _row_problems(place: str, row: object, known: tuple[str, ...]) -> list[str]:
     place = f"{place}(id={row.get('id')!r})"
     if isinstance(row.get("loses"), str) and row["loses"] not in known:
         problems.append(f"{place}.loses: {row['loses']!r} is not a judge ({', '.join(known)})")
-    program = row.get("program")
-    if not (isinstance(program, str) and program or isinstance(program, list) and program
-            and all(isinstance(p, str) and p for p in program)):
-        problems.append(f"{place}.program: required, a name or a list of names")
-    flags = row.get("flags", [])
-    if not (isinstance(flags, list) and all(isinstance(g, list) and g and all(isinstance(f, str) and f.startswith("-")
-                                                                                for f in g) for g in flags)):
-        problems.append(f"{place}.flags: a list of groups, each a list of spellings like \"-r\"")
+    shell_rules = resources.runtime("shell_rules")
+    try:
+        shell_rules.compile_row(row)  # the row form has one home: the advisory's evaluator
+    except shell_rules.RowError as exc:
+        problems.append(f"{place}.{exc.field}: {exc.message}")
     examples = row.get("examples")
     if examples is not None:
         if not isinstance(examples, dict) or set(examples) - {"block", "pass"}:

@@ -58,3 +58,16 @@ def test_gemini_shell_tool_name_is_read(tmp_path):
     data = {"session_id": "s", "cwd": str(world.repo()), "hook_event_name": "PreToolUse",
             "tool_name": "run_shell_command", "tool_input": {"command": "rm -rf ~/Documents"}}
     assert run_hook(DANGER_GATE, ["PreToolUse"], json.dumps(data), world.env).stdout != b""
+
+
+def test_hookmux_try_shows_the_gates_verdict(tmp_path):
+    import subprocess
+    import sys
+
+    world = World(tmp_path)
+    path = tmp_path / "payload.json"
+    path.write_text(payload("claude", "rm -rf ~/Documents", world.repo()))
+    out = subprocess.run([sys.executable, "-m", "hookmux.cli", "try", "PreToolUse", str(path)], env=world.env,
+                         capture_output=True, text=True, timeout=60).stdout
+    shown = out.split("== danger gate: exit 0\n", 1)[1]
+    assert '"permissionDecision": "deny"' in shown and "Documents" in shown

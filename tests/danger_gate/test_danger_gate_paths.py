@@ -57,3 +57,19 @@ def test_a_glob_that_reaches_a_top_level_folder(tmp_path):
     world = World(tmp_path)
     assert denial(world.gate("rm -rf ~/Doc*")) is not None
     assert denial(world.gate("rm -rf ~/Documents/*.tmp")) is None
+
+
+def test_a_symlink_is_removed_not_what_it_points_to(tmp_path):
+    world = World(tmp_path)
+    (world.repo() / "docs-link").symlink_to(world.home / "Documents")
+    assert denial(world.gate("rm -rf docs-link")) is None
+    linked_home = tmp_path / "home-link"
+    linked_home.symlink_to(world.home)
+    assert denial(world.gate(f"rm -rf {linked_home}/Documents")) is not None  # the folders above do resolve
+
+
+def test_a_folder_that_is_not_there_loses_nothing(tmp_path):
+    world = World(tmp_path)
+    assert denial(world.gate("rm -rf ~/Pictures")) is None
+    (world.home / "Pictures").mkdir()
+    assert denial(world.gate("rm -rf ~/Pictures")) is not None

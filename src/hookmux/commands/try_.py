@@ -11,7 +11,7 @@ from pathlib import Path
 from hookmux import blocking, resources, wiring
 from hookmux.errors import HookmuxError
 
-HELP = "run the dispatcher (and the skill-redirect gate, where it is wired) on a payload file, with the trace"
+HELP = "run the dispatcher (and the skill-redirect and danger gates, where they are wired) on a payload file, with the trace"
 
 GATE_EVENTS = ("PreToolUse", "PostToolBatch", "preToolUse")
 BLOCK_NOTE = "tried to block: the dispatcher only advises"  # the dispatcher's trace says this
@@ -67,6 +67,9 @@ def run(args) -> int:
         if args.event in GATE_EVENTS:
             gate = [python, "-S", str(hooks.joinpath(*wiring.GATE_SCRIPT)), args.event]
             _show("skill-redirect gate", subprocess.run(gate, input=payload, capture_output=True, env=env))
+        if args.event in ("PreToolUse", "preToolUse"):
+            danger = [python, "-S", str(hooks / "danger-gate" / "danger_gate.py"), "--dry-run", args.event]
+            _show("danger gate", subprocess.run(danger, input=payload, capture_output=True, env=env))
     return 0
 
 

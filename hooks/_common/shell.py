@@ -1,0 +1,1182 @@
+"""The shell reader: from a command string to the simple commands that would run.
+
+Public API (stable; hooks/danger-gate builds on it):
+
+- ``read(command, dialect="posix") -> list[Command]``: every simple command the string
+  would run, in order, wrappers stripped and shells, ``eval``, substitutions and
+  interpreter one-liners read again. ``dialect="powershell"`` reads a PowerShell line
+  (backtick escapes, ``\\`` literal, no heredocs). Never raises; bounded (``MAX_CHARS``
+  of input, ``MAX_DEPTH`` nested readings, ``MAX_COMMANDS`` commands). What it cannot
+  parse (an unterminated quote, a missing ``)``) is read to the end as tokens.
+- ``Command`` (``__slots__``):
+    - ``argv``: tuple of words, quotes removed, ``argv[0]`` the program's basename
+      (``/usr/bin/rm`` and ``\\rm`` read ``rm``). A variable stays ``$NAME`` / ``${...}``,
+      a command substitution reads ``$(…)``.
+    - ``words``: one tuple of parts per argv word, each ``(kind, text)``: ``"lit"``
+      unquoted text (globs live here), ``"q"`` quoted or escaped text, ``"var"`` a
+      parameter expansion (text: ``NAME`` or ``NAME:-default`` etc.), ``"sub"`` a
+      substitution whose value is unknown (text: the program it runs, or ""),
+      ``"tilde"`` a leading ``~`` (text: the user, or "").
+    - ``origin``: tuple of what it came through, outermost first: ``"sudo"``, ``"env"``,
+      ``"bash -c"``, ``"bash <<"``, ``"eval"``, ``"$(…)"``, ``"`…`"``, ``"<(…)"``,
+      ``"python -c"``, ``"python -c shutil.rmtree"``, ``"xargs"``, ``"find -exec"``, ...
+    - ``assigns``: dict of ``VAR=value`` assignments in effect (earlier statements and
+      the command's own prefix), values rendered like argv words.
+    - ``unknown_args``: True when more arguments are appended at run time (xargs,
+      parallel, ``find -exec ... {}``).
+    - ``piped_from``: the program whose output is this command's stdin or script
+      (``curl … | sh``, ``sh -c "$(curl …)"``, ``bash <(curl …)``), or "".
+- ``render(parts) -> str``: one word's text as ``argv`` shows it.
+
+Data stays data: the arguments of ``echo``, ``grep``, a commit message or a heredoc fed to
+a program that is not a shell or interpreter are words of that command, never read as
+commands (substitutions inside them do run, and are read).
+"""
+
+MAX_CHARS = 1_000_000
+MAX_DEPTH = 10
+MAX_COMMANDS = 2000
+MAX_CODE_CALLS = 64
+
+_BLANK = frozenset(" \t")
+_META = frozenset(" \t\n;&|()<>")
+# Every character that can end a plain run of words or change how it reads. The parser
+# translates the text once so that str.find locates the next one in C: a Python loop over
+# each character costs ~0.25 us here, too much for 100 KB in a few milliseconds.
+_SPECIAL = "\n;&|()<>\\`'\"$~#"
+_SENTINEL = "\x01"
+_FLAT = dict.fromkeys(map(ord, _SPECIAL), _SENTINEL)
+_FLAT[ord(_SENTINEL)] = "\x02"
+MAX_WORDS = 4096
+_KEYWORDS = frozenset(("{", "}", "if", "then", "else", "elif", "fi", "do", "done", "while", "until", "!",
+                       "[[", "]]"))
+_SHELLS = frozenset(("sh", "bash", "zsh", "dash", "ksh", "mksh", "ash", "yash", "posh", "fish", "csh", "tcsh"))
+_NAME_FIRST = frozenset("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ_")
+_NAME_CHARS = _NAME_FIRST | frozenset("0123456789")
+_SPECIAL_PARAMS = frozenset("@*#?$!-0123456789")
+
+
+class Command(object):
+    """One simple command that would run (see the module docstring)."""
+
+    __slots__ = ("argv", "words", "origin", "assigns", "unknown_args", "piped_from")
+
+    def __init__(self, words, origin=(), assigns=None, unknown_args=False, piped_from=""):
+        words = tuple(words)
+        argv = [parts[0][1] if len(parts) == 1 and parts[0][0] in _PLAIN else render(parts) for parts in words]
+        if argv:
+            argv[0] = program_name(argv[0])
+        #: normalised words; argv[0] the program's basename
+        self.argv = tuple(argv)
+        #: per word, its parts ``(kind, text)``
+        self.words = words
+        #: the wrappers and contexts it came through, outermost first
+        self.origin = tuple(origin)
+        #: VAR=value assignments in effect
+        self.assigns = dict(assigns or {})
+        #: arguments appended at run time (xargs, find -exec {})
+        self.unknown_args = bool(unknown_args)
+        #: the program feeding its stdin or script, or ""
+        self.piped_from = piped_from
+
+    def __repr__(self):
+        return "Command(%r, origin=%r%s%s)" % (self.argv, self.origin, ", unknown_args" if self.unknown_args else "",
+                                               ", piped_from=%r" % self.piped_from if self.piped_from else "")
+
+
+_PLAIN = ("lit", "q")
+
+
+def program_name(word):
+    """A program word as rows name it: the basename, without a Windows ``.exe``."""
+    name = word.replace("\\", "/").rsplit("/", 1)[-1] if "/" in word or "\\" in word else word
+    if name[-4:].lower() == ".exe":
+        name = name[:-4]
+    return name
+
+
+def render(parts):
+    out = []
+    for kind, text in parts:
+        if kind == "var":
+            out.append("$" + text if _is_name(text) else "${" + text + "}")
+        elif kind == "sub":
+            out.append("$(…)")
+        elif kind == "tilde":
+            out.append("~" + text)
+        else:
+            out.append(text)
+    return "".join(out)
+
+
+def _is_name(text):
+    return bool(text) and (text[0] in _NAME_FIRST and all(c in _NAME_CHARS for c in text)
+                           or len(text) == 1 and text in _SPECIAL_PARAMS)
+
+
+def read(command, dialect="posix"):
+    """The simple commands ``command`` would run (module docstring). Never raises."""
+    try:
+        if isinstance(command, bytes):
+            command = command.decode("utf-8", "replace")
+        if not isinstance(command, str):
+            return []
+        budget = _Budget(len(command))
+        out = []
+        _read_into(command[:MAX_CHARS], (), {}, 0, dialect, budget, out)
+        return _unique(out)
+    except Exception:  # total: a reader bug must not cost the call its advisory's other rows
+        return []
+
+
+class _Budget(object):
+    """What one ``read`` may still spend: commands interpreted, characters read again."""
+
+    __slots__ = ("commands", "chars")
+
+    def __init__(self, length):
+        self.commands = 0
+        self.chars = 2 * min(length, MAX_CHARS) + 65536
+
+
+def _unique(commands):
+    seen = set()
+    kept = []
+    for command in commands:
+        key = (command.argv, command.origin, command.unknown_args, command.piped_from)
+        if key not in seen:
+            seen.add(key)
+            kept.append(command)
+    return kept
+
+
+def _read_into(text, origin, env, depth, dialect, budget, out):
+    if depth > MAX_DEPTH or budget.chars <= 0 or not text:
+        return
+    if depth:  # read again (sh -c, eval, a one-liner's shell-out): from the shared budget
+        text = text[: budget.chars]
+        budget.chars -= len(text)
+    parser = _Parser(text, origin, depth, dialect, budget)
+    parser.parse()
+    for raw in parser.raws:
+        if budget.commands >= MAX_COMMANDS:
+            return
+        _interpret(raw.words, raw.origin, env, depth, dialect, budget, out, raw)
+
+
+class _Raw(object):
+    """A simple command as parsed, before wrappers and shells are looked through."""
+
+    __slots__ = ("words", "origin", "heredoc", "heredoc_quoted", "herestring", "piped_from", "pipe_prev", "done")
+
+    def __init__(self, origin):
+        self.done = False
+        self.words = []
+        self.origin = origin
+        self.heredoc = None
+        self.heredoc_quoted = False
+        self.herestring = None
+        self.piped_from = ""
+        self.pipe_prev = None
+
+
+class _Parser(object):
+    """Stage one: quoting, segments, substitutions, redirects and heredocs -> ``_Raw`` list."""
+
+    def __init__(self, text, origin, depth, dialect, budget):
+        self.s = text
+        self.n = len(text)
+        self.flat = text.translate(_FLAT)
+        self.origin = origin
+        self.depth = depth
+        self.budget = budget
+        self.raws = []
+        self.pending = []  # heredocs whose bodies start after the next newline
+        self.esc = "`" if dialect == "powershell" else "\\"
+        self.backticks = dialect != "powershell"
+        self.dialect = dialect
+
+    def parse(self):
+        self.read_list(0, self.origin, None, self.depth)
+
+    # -- lists and commands ---------------------------------------------------------------
+
+    def read_list(self, i, origin, close, depth):
+        """Commands from ``i`` up to ``close`` (")" or None: the end); the index after it."""
+        s, n = self.s, self.n
+        flat = self.flat
+        raw = None
+        prev_in_pipe = None
+        while i < n:
+            c = s[i]
+            if c in _BLANK:
+                i += 1
+            elif c == self.esc and s[i + 1 : i + 2] == "\n":
+                i += 2
+            elif c == "\n":
+                raw = self._finish(raw)
+                prev_in_pipe = None
+                i = self._heredocs(i + 1)
+            elif close is not None and c == close:
+                self._finish(raw)
+                return i + 1
+            elif c == "#" and (i == 0 or s[i - 1] in _META):
+                j = s.find("\n", i)
+                i = n if j < 0 else j
+            elif c == ";":
+                raw = self._finish(raw)
+                prev_in_pipe = None
+                i += 1
+            elif c == "&":
+                if s[i + 1 : i + 2] == ">":
+                    raw = raw or self._new(origin, prev_in_pipe)
+                    i = self._redirect(i, raw, origin, depth)
+                    continue
+                raw = self._finish(raw)
+                prev_in_pipe = None
+                i += 2 if s[i + 1 : i + 2] == "&" else 1
+            elif c == "|":
+                if s[i + 1 : i + 2] == "|":
+                    raw = self._finish(raw)
+                    prev_in_pipe = None
+                    i += 2
+                else:
+                    prev_in_pipe = raw
+                    raw = self._finish(raw)
+                    i += 2 if s[i + 1 : i + 2] == "&" else 1
+            elif c == "(":
+                if raw is not None and raw.words and self.dialect == "powershell":
+                    i += 1
+                    continue
+                raw = self._finish(raw)
+                i = self.read_list(i + 1, origin, ")", depth)
+            elif c == ")":
+                raw = self._finish(raw)
+                i += 1
+            elif c in "<>" and s[i + 1 : i + 2] != "(":
+                raw = raw or self._new(origin, prev_in_pipe)
+                i = self._redirect(i, raw, origin, depth)
+            elif c not in _WORD_STOP and c != "~" and c != "#" and self._plain_run(i):
+                words, i = self._run
+                for word in words:
+                    if not word:
+                        continue
+                    if raw is None:
+                        if word in _KEYWORDS:
+                            continue
+                        if len(self.raws) >= MAX_COMMANDS:
+                            return n
+                        raw = self._new(origin, prev_in_pipe)
+                    if len(raw.words) < MAX_WORDS:
+                        raw.words.append([("lit", word)])
+            else:
+                parts, i = self.read_word(i, origin, depth)
+                if raw is None:
+                    if len(self.raws) >= MAX_COMMANDS:
+                        return n
+                    if len(parts) == 1 and parts[0][0] == "lit" and parts[0][1] in _KEYWORDS:
+                        continue
+                    raw = self._new(origin, prev_in_pipe)
+                elif (len(parts) == 1 and parts[0][0] == "lit" and parts[0][1].isdigit()
+                      and s[i : i + 1] in ("<", ">")):
+                    continue  # a file descriptor number: 2>/dev/null
+                if parts and len(raw.words) < MAX_WORDS:
+                    raw.words.append(parts)
+        self._finish(raw)
+        return i
+
+    def _plain_run(self, i):
+        """A run of plain words from ``i`` to the next special character, split in C; sets
+        ``self._run`` to (words, end). False when the first word continues past the run."""
+        s, n = self.s, self.n
+        j = self.flat.find(_SENTINEL, i)
+        j = n if j < 0 else j
+        chunk = s[i:j]
+        words = chunk.replace("\t", " ").split(" ")
+        if j < n and s[j] not in _META and chunk[-1:] not in _BLANK:
+            last = words.pop()  # continues past the run (a"b", a$x): read as one word
+            j -= len(last)
+            if j == i:
+                return False
+        elif j < n and s[j] in "<>" and words[-1].isdigit():
+            words.pop()  # a file descriptor: 2>/dev/null
+        self._run = (words, j)
+        return True
+
+    def _new(self, origin, prev):
+        raw = _Raw(origin)
+        raw.pipe_prev = prev
+        return raw
+
+    def _finish(self, raw):
+        if raw is not None and raw.words and not raw.done:
+            raw.done = True
+            if len(self.raws) < MAX_COMMANDS:
+                self.raws.append(raw)
+        return None
+
+    def _redirect(self, i, raw, origin, depth):
+        s = self.s
+        if s.startswith("<<<", i):
+            i = self._skip_blanks(i + 3)
+            parts, i = self.read_word(i, origin, depth)
+            raw.herestring = render(parts)
+            return i
+        if s.startswith("<<", i) and self.dialect != "powershell":
+            i += 2
+            strip = s[i : i + 1] == "-"
+            if strip:
+                i += 1
+            i = self._skip_blanks(i)
+            parts, i = self.read_word(i, origin, depth)
+            quoted = any(kind != "lit" for kind, _ in parts)
+            self.pending.append((raw, render(parts), strip, quoted))
+            return i
+        i += 1
+        while i < self.n and s[i] in "<>&|":
+            i += 1
+        i = self._skip_blanks(i)
+        if i < self.n and s[i] not in _META or s[i : i + 2] in ("<(", ">("):
+            _, i = self.read_word(i, origin, depth)  # substitutions in the target run: read them
+        return i
+
+    def _skip_blanks(self, i):
+        while i < self.n and self.s[i] in _BLANK:
+            i += 1
+        return i
+
+    def _heredocs(self, i):
+        s, n = self.s, self.n
+        pending, self.pending = self.pending, []
+        for raw, delim, strip, quoted in pending:
+            lines = []
+            while i < n:
+                j = s.find("\n", i)
+                end = n if j < 0 else j
+                line = s[i:end]
+                i = end + 1 if j >= 0 else n
+                if (line.lstrip("\t") if strip else line) == delim:
+                    break
+                lines.append(line.lstrip("\t") if strip else line)
+            raw.heredoc = "\n".join(lines)
+            raw.heredoc_quoted = quoted
+        return i
+
+    # -- words ------------------------------------------------------------------------------
+
+    def read_word(self, i, origin, depth):
+        """One word from ``i``: its parts and the index after it."""
+        s, n = self.s, self.n
+        esc = self.esc
+        parts = []
+        start = i
+        if s[i : i + 1] == "~" and self.dialect != "powershell":
+            j = i + 1
+            while j < n and s[j] not in _META and s[j] not in "/'\"$`\\":
+                j += 1
+            parts.append(("tilde", s[i + 1 : j]))
+            i = j
+        while i < n:
+            c = s[i]
+            if c in _META:
+                if c in "<>" and s[i + 1 : i + 2] == "(" and i == start:
+                    parts.append(self._substitution(i + 2, origin + (c + "(…)",), depth))
+                    i = self._after
+                    continue
+                break
+            if c == esc:
+                nxt = s[i + 1 : i + 2]
+                if nxt == "\n":
+                    i += 2
+                elif nxt:
+                    parts.append(("q", _PS_ESCAPES.get(nxt, nxt) if esc == "`" else nxt))
+                    i += 2
+                else:
+                    parts.append(("lit", c))
+                    i += 1
+            elif c == "'":
+                j = s.find("'", i + 1)
+                j = n if j < 0 else j
+                parts.append(("q", s[i + 1 : j]))
+                i = j + 1
+            elif c == '"':
+                i = self._dquote(i + 1, parts, origin, depth)
+            elif c == "$":
+                i = self._dollar(i, parts, origin, depth, False)
+            elif c == "`" and self.backticks:
+                i = self._backtick(i, parts, origin, depth)
+            else:
+                j = i + 1
+                while True:
+                    j = self.flat.find(_SENTINEL, j)
+                    if j < 0:
+                        j = n
+                    elif s[j] in "~#":  # plain inside a word
+                        j += 1
+                        continue
+                    break
+                for blank in " \t":
+                    k = s.find(blank, i, j)
+                    if k >= 0:
+                        j = k
+                parts.append(("lit", s[i:j]))
+                i = j
+        return _merge(parts), i
+
+    def _dquote(self, i, parts, origin, depth):
+        s, n = self.s, self.n
+        esc = self.esc
+        while i < n:
+            c = s[i]
+            if c == '"':
+                if not parts:
+                    parts.append(("q", ""))
+                return i + 1
+            if c == esc:
+                nxt = s[i + 1 : i + 2]
+                if esc == "`":
+                    parts.append(("q", _PS_ESCAPES.get(nxt, nxt)))
+                elif nxt == "\n":
+                    pass
+                elif nxt in ('"', "\\", "$", "`"):
+                    parts.append(("q", nxt))
+                else:
+                    parts.append(("q", "\\" + nxt))
+                i += 2
+            elif c == "$":
+                i = self._dollar(i, parts, origin, depth, True)
+            elif c == "`" and self.backticks:
+                i = self._backtick(i, parts, origin, depth)
+            else:
+                j = i + 1
+                while j < n and s[j] not in _DQUOTE_STOP:
+                    j += 1
+                parts.append(("q", s[i:j]))
+                i = j
+        return n
+
+    def _dollar(self, i, parts, origin, depth, quoted):
+        s, n = self.s, self.n
+        nxt = s[i + 1 : i + 2]
+        if nxt == "'" and not quoted and self.dialect != "powershell":
+            text, i = _ansi_c(s, i + 2)
+            parts.append(("q", text))
+            return i
+        if nxt == '"' and not quoted:
+            return self._dquote(i + 2, parts, origin, depth)
+        if nxt == "(":
+            if s[i + 2 : i + 3] == "(" and self.dialect != "powershell":
+                parts.append(("sub", ""))
+                return self._arithmetic(i + 3, origin, depth)
+            parts.append(self._substitution(i + 2, origin + ("$(…)",), depth))
+            return self._after
+        if nxt == "{":
+            j, inner = self._braced(i + 2)
+            if "$(" in inner or "`" in inner:
+                _Nested(self, inner, origin + ("$(…)",), depth)
+            parts.append(("var", inner))
+            return j
+        if nxt and (nxt in _NAME_FIRST or self.dialect == "powershell" and nxt.isalpha()):
+            j = i + 2
+            while j < n and (s[j] in _NAME_CHARS or self.dialect == "powershell" and s[j] == ":"):
+                j += 1
+            parts.append(("var", s[i + 1 : j]))
+            return j
+        if nxt and nxt in _SPECIAL_PARAMS:
+            parts.append(("var", nxt))
+            return i + 2
+        parts.append(("q" if quoted else "lit", "$"))
+        return i + 1
+
+    def _braced(self, i):
+        s, n = self.s, self.n
+        level = 1
+        j = i
+        while j < n:
+            c = s[j]
+            if c == "\\":
+                j += 2
+                continue
+            if c == "{":
+                level += 1
+            elif c == "}":
+                level -= 1
+                if level == 0:
+                    return j + 1, s[i:j]
+            j += 1
+        return n, s[i:n]
+
+    def _substitution(self, i, origin, depth):
+        """``$(…)``/``<(…)`` from ``i`` (just inside): read its commands; the part it leaves.
+        Sets ``self._after`` to the index after the closing parenthesis."""
+        before = len(self.raws)
+        if depth + 1 > MAX_DEPTH:
+            self._after = _skip_balanced(self.s, i)
+            return ("sub", "")
+        self._after = self.read_list(i, origin, ")", depth + 1)
+        return ("sub", _first_program(self.raws[before:]))
+
+    def _backtick(self, i, parts, origin, depth):
+        s, n = self.s, self.n
+        j = i + 1
+        chunks = []
+        while j < n and s[j] != "`":
+            if s[j] == "\\" and j + 1 < n:
+                chunks.append(s[j + 1] if s[j + 1] in "`\\$" else s[j : j + 2])
+                j += 2
+            else:
+                chunks.append(s[j])
+                j += 1
+        inner = "".join(chunks)
+        before = len(self.raws)
+        if depth + 1 <= MAX_DEPTH and inner.strip():
+            _Nested(self, inner, origin + ("`…`",), depth + 1, as_list=True)
+        parts.append(("sub", _first_program(self.raws[before:])))
+        return j + 1
+
+    def _arithmetic(self, i, origin, depth):
+        s, n = self.s, self.n
+        level = 2
+        while i < n:
+            c = s[i]
+            if c == "$" and s[i + 1 : i + 2] == "(" and s[i + 2 : i + 3] != "(":
+                self._substitution(i + 2, origin + ("$(…)",), depth)
+                i = self._after
+                continue
+            if c == "`" and self.backticks:
+                i = self._backtick(i, [], origin, depth)
+                continue
+            if c == "(":
+                level += 1
+            elif c == ")":
+                level -= 1
+                if level == 0:
+                    return i + 1
+            i += 1
+        return n
+
+
+class _Nested(object):
+    """Reads ``text`` with a parser sharing the outer one's output: as a command list
+    (backticks), or as double-quoted text whose substitutions run (``${X:-$(…)}``, heredocs)."""
+
+    def __init__(self, outer, text, origin, depth, as_list=False):
+        inner = _Parser(text, origin, depth, outer.dialect, outer.budget)
+        inner.raws = outer.raws
+        if as_list:
+            inner.read_list(0, origin, None, depth)
+        else:
+            inner._dquote(0, [], origin, depth)
+
+
+_WORD_STOP = _META | frozenset("\\`'\"$")
+_DQUOTE_STOP = frozenset('"\\$`')
+_PS_ESCAPES = {"n": "\n", "t": "\t", "0": "\0", "r": "\r"}
+_ANSI = {"n": "\n", "t": "\t", "r": "\r", "a": "\a", "b": "\b", "e": "\x1b", "E": "\x1b", "f": "\f",
+         "v": "\v", "\\": "\\", "'": "'", '"': '"', "?": "?"}
+
+
+def _ansi_c(s, i):
+    """``$'…'`` from just inside: the decoded text and the index after the closing quote."""
+    out = []
+    n = len(s)
+    while i < n:
+        c = s[i]
+        if c == "'":
+            return "".join(out), i + 1
+        if c == "\\" and i + 1 < n:
+            nxt = s[i + 1]
+            if nxt in _ANSI:
+                out.append(_ANSI[nxt])
+                i += 2
+            elif nxt == "x":
+                j = i + 2
+                while j < n and j < i + 4 and s[j] in _HEX:
+                    j += 1
+                out.append(chr(int(s[i + 2 : j], 16)) if j > i + 2 else "\\x")
+                i = j
+            elif nxt in _OCT:
+                j = i + 1
+                while j < n and j < i + 4 and s[j] in _OCT:
+                    j += 1
+                out.append(chr(int(s[i + 1 : j], 8) & 0xFF))
+                i = j
+            else:
+                out.append(c + nxt)
+                i += 2
+        else:
+            out.append(c)
+            i += 1
+    return "".join(out), n
+
+
+_HEX = frozenset("0123456789abcdefABCDEF")
+_OCT = frozenset("01234567")
+
+
+def _skip_balanced(s, i):
+    """The index after the ``)`` closing an opening just before ``i`` (iterative: no depth)."""
+    level = 1
+    n = len(s)
+    while i < n:
+        c = s[i]
+        if c == "\\":
+            i += 2
+            continue
+        if c == "'":
+            j = s.find("'", i + 1)
+            i = n if j < 0 else j + 1
+            continue
+        if c == "(":
+            level += 1
+        elif c == ")":
+            level -= 1
+            if level == 0:
+                return i + 1
+        i += 1
+    return n
+
+
+def _merge(parts):
+    merged = []
+    for kind, text in parts:
+        if merged and merged[-1][0] == kind and kind in ("lit", "q"):
+            merged[-1] = (kind, merged[-1][1] + text)
+        else:
+            merged.append((kind, text))
+    return merged
+
+
+def _first_program(raws):
+    for raw in raws:
+        if raw.words:
+            words = raw.words
+            index = 0
+            while index < len(words) - 1 and _assignment(words[index]) is not None:
+                index += 1
+            name = program_name(render(words[index]))
+            if name in _WRAPPERS and index + 1 < len(words):
+                name = program_name(render(words[index + 1]))
+            return name
+    return ""
+
+
+# -- stage two: wrappers, shells, interpreters -----------------------------------------------
+
+def _assignment(parts):
+    """(name, value parts) when the word is ``NAME=value``, else None."""
+    if not parts or parts[0][0] != "lit":
+        return None
+    text = parts[0][1]
+    eq = text.find("=")
+    if eq <= 0 or not _is_name(text[:eq]) or text[0] not in _NAME_FIRST:
+        return None
+    if text[eq - 1] == "+":
+        return None
+    rest = [("lit", text[eq + 1 :])] if text[eq + 1 :] else []
+    return text[:eq], rest + list(parts[1:])
+
+
+def _lit(text):
+    return [("lit", text)]
+
+
+def _interpret(words, origin, env, depth, dialect, budget, out, raw=None, unknown=False, piped=""):
+    words = list(words)
+    local = None
+    while words:
+        assigned = _assignment(words[0])
+        if assigned is None:
+            break
+        local = dict(env) if local is None else local
+        local[assigned[0]] = render(assigned[1])
+        words.pop(0)
+    if not words:
+        if local is not None and raw is not None:
+            env.update(local)  # a plain assignment statement lasts for the later commands
+        return
+    assigns = local if local is not None else env
+    if raw is not None and not piped:
+        piped = raw.piped_from or (_first_program([raw.pipe_prev]) if raw.pipe_prev is not None else "")
+    if budget.commands >= MAX_COMMANDS:
+        return
+    budget.commands += 1
+    for _ in range(16):  # wrappers in wrappers: sudo env nice timeout …
+        name = program_name(render(words[0]))
+        unwrap = _WRAPPERS.get(name)
+        if unwrap is None:
+            break
+        inner = unwrap(words, assigns, origin, depth, dialect, budget, out)
+        if inner is None:
+            break
+        if not inner:
+            return
+        words = inner
+        origin = origin + (name,)
+        if name in ("xargs", "parallel"):
+            unknown = True
+    name = program_name(render(words[0]))
+    key = name.lower()
+    command = Command(words, origin, assigns, unknown, piped)
+    out.append(command)
+    if depth >= MAX_DEPTH:
+        return
+    args = words[1:]
+    if key in _SHELLS or key == "busybox" and args and render(args[0]) in _SHELLS:
+        _shell(key, args if key != "busybox" else args[1:], raw, command, assigns, origin, depth, dialect, budget, out)
+    elif key == "eval":
+        _read_into(" ".join(render(w) for w in args), origin + ("eval",), dict(assigns), depth + 1, dialect,
+                   budget, out)
+    elif key in ("find", "gfind", "fd"):
+        _find(args, assigns, origin, depth, dialect, budget, out)
+    elif key in ("watch",):
+        rest = _skip_options(args, 0, "nq", ("--interval",))
+        if rest < len(args):
+            _read_into(" ".join(render(w) for w in args[rest:]), origin + ("watch",), dict(assigns), depth + 1,
+                       dialect, budget, out)
+    elif key == "su":
+        for index, word in enumerate(args[:-1]):
+            if render(word) in ("-c", "--command"):
+                _read_into(render(args[index + 1]), origin + ("su -c",), dict(assigns), depth + 1, dialect,
+                           budget, out)
+    elif key in ("pwsh", "powershell"):
+        for index, word in enumerate(args[:-1]):
+            if render(word).lower() in ("-c", "-command"):
+                _read_into(" ".join(render(w) for w in args[index + 1 :]), origin + (key + " -Command",),
+                           dict(assigns), depth + 1, "powershell", budget, out)
+                break
+    else:
+        code = _interpreter_code(key, args, raw)
+        if code is not None:
+            _scan_code(code[0], code[1], origin + (code[2],), assigns, depth, dialect, budget, out)
+        elif raw is not None and raw.heredoc and not raw.heredoc_quoted:
+            _Nested(_Sink(out, origin, dialect, budget), raw.heredoc, origin + ("<<",), depth + 1)
+
+
+class _Sink(object):
+    """Where a ``_Nested`` read outside the parser puts its commands: interpreted straight away."""
+
+    def __init__(self, out, origin, dialect, budget):
+        self.out = out
+        self.dialect = dialect
+        self.budget = budget
+        self.raws = _InterpretingList(out, dialect, budget)
+
+
+class _InterpretingList(list):
+    def __init__(self, out, dialect, budget):
+        list.__init__(self)
+        self._out = out
+        self._dialect = dialect
+        self._budget = budget
+
+    def append(self, raw):
+        list.append(self, raw)
+        _interpret(raw.words, raw.origin, {}, MAX_DEPTH - 1, self._dialect, self._budget, self._out, raw)
+
+
+def _shell(key, args, raw, command, assigns, origin, depth, dialect, budget, out):
+    index = 0
+    script = None
+    while index < len(args):
+        word = render(args[index])
+        if word == "--":
+            index += 1
+            break
+        if word[:2] in ("-o", "+o") and len(word) == 2 or word in ("--rcfile", "--init-file"):
+            index += 2
+            continue
+        if word[:1] in ("-", "+") and len(word) > 1:
+            if word[:2] != "--" and "c" in word[1:]:
+                script = index + 1
+            index += 1
+            continue
+        break
+    label = key
+    if script is not None:
+        if script < len(args):
+            text = render(args[script])
+            sub = [t for kind, t in args[script] if kind == "sub"]
+            if sub and not command.piped_from:
+                command.piped_from = sub[0]
+            _read_into(text if not sub else _sub_free(args[script]), origin + (label + " -c",), dict(assigns),
+                       depth + 1, dialect, budget, out)
+        return
+    if index < len(args):
+        sub = [t for kind, t in args[index] if kind == "sub"]
+        if sub and not command.piped_from:
+            command.piped_from = sub[0]
+        return  # a script file
+    if raw is not None and raw.heredoc is not None:
+        _read_into(raw.heredoc, origin + (label + " <<",), dict(assigns), depth + 1, dialect, budget, out)
+    elif raw is not None and raw.herestring is not None:
+        _read_into(raw.herestring, origin + (label + " <<<",), dict(assigns), depth + 1, dialect, budget, out)
+
+
+def _sub_free(parts):
+    """A ``-c`` string made of substitutions: its literal rest (the substitutions were read)."""
+    return "".join(text for kind, text in parts if kind in ("lit", "q"))
+
+
+def _skip_options(words, index, value_letters, value_longs=(), stop_at_plain=True):
+    """The index of the first word after ``index`` that is not an option."""
+    while index < len(words):
+        word = render(words[index])
+        if word == "--":
+            return index + 1
+        if not word.startswith("-") or word == "-":
+            return index
+        if word.startswith("--"):
+            index += 1
+            if "=" not in word and word in value_longs:
+                index += 1
+            continue
+        letters = word[1:]
+        index += 1
+        for position, letter in enumerate(letters):
+            if letter in value_letters:
+                if position == len(letters) - 1:
+                    index += 1
+                break
+    return index
+
+
+def _plain_wrapper(value_letters, value_longs=(), skip_after=0):
+    def unwrap(words, assigns, origin, depth, dialect, budget, out):
+        index = _skip_options(words, 1, value_letters, value_longs) + skip_after
+        return words[index:] if index < len(words) else []
+    return unwrap
+
+
+def _unwrap_env(words, assigns, origin, depth, dialect, budget, out):
+    index = 1
+    while index < len(words):
+        word = render(words[index])
+        if word == "--":
+            index += 1
+            break
+        if word in ("-u", "--unset", "-C", "--chdir"):
+            if word in ("-u", "--unset") and index + 1 < len(words):
+                assigns.pop(render(words[index + 1]), None)
+            index += 2
+            continue
+        if word in ("-S", "--split-string") or word.startswith("--split-string=") or word.startswith("-S") and len(word) > 2:
+            text = render(words[index + 1]) if word in ("-S", "--split-string") and index + 1 < len(words) else \
+                word.split("=", 1)[1] if word.startswith("--") else word[2:]
+            rest = " ".join(render(w) for w in words[index + 2 :]) if word in ("-S", "--split-string") else ""
+            _read_into(text + (" " + rest if rest else ""), origin + ("env -S",), dict(assigns), depth + 1, dialect,
+                       budget, out)
+            return []
+        if word.startswith("-") and len(word) > 1:
+            index += 1
+            continue
+        assigned = _assignment(words[index])
+        if assigned is not None:
+            assigns[assigned[0]] = render(assigned[1])
+            index += 1
+            continue
+        break
+    return words[index:] if index < len(words) else []
+
+
+def _unwrap_command(words, assigns, origin, depth, dialect, budget, out):
+    index = 1
+    while index < len(words) and render(words[index]).startswith("-"):
+        flag = render(words[index])
+        if flag == "--":
+            index += 1
+            break
+        if "v" in flag or "V" in flag:
+            return None  # `command -v rm` only asks where rm is
+        index += 1
+    return words[index:] if index < len(words) else []
+
+
+def _unwrap_busybox(words, assigns, origin, depth, dialect, budget, out):
+    if len(words) > 1 and render(words[1]) in _SHELLS:
+        return None  # read as a shell by _interpret
+    return words[1:] if len(words) > 1 else []
+
+
+def _unwrap_xargs(words, assigns, origin, depth, dialect, budget, out):
+    index = _skip_options(words, 1, "EILnPsdaR", ("--eof", "--replace", "--max-lines", "--max-args",
+                                                   "--max-procs", "--max-chars", "--delimiter", "--arg-file"))
+    return words[index:] if index < len(words) else [_lit("echo")]
+
+
+def _unwrap_parallel(words, assigns, origin, depth, dialect, budget, out):
+    index = _skip_options(words, 1, "jSNnLdIEa", ("--jobs", "--sshlogin", "--delimiter", "--arg-file"))
+    rest = words[index:]
+    for position, word in enumerate(rest):
+        if render(word) in (":::", "::::", ":::+", "::::+"):
+            rest = rest[:position]
+            break
+    if len(rest) == 1 and (" " in render(rest[0])):
+        _read_into(render(rest[0]), origin + ("parallel",), dict(assigns), depth + 1, dialect, budget, out)
+        return []
+    return rest
+
+
+_WRAPPERS = {
+    "sudo": _plain_wrapper("ughpCDrtUTR", ("--user", "--group", "--host", "--prompt", "--close-from",
+                                           "--chdir", "--role", "--type", "--other-user", "--command-timeout")),
+    "doas": _plain_wrapper("uC"),
+    "env": _unwrap_env,
+    "command": _unwrap_command,
+    "builtin": _plain_wrapper(""),
+    "exec": _plain_wrapper("a"),
+    "nohup": _plain_wrapper(""),
+    "nice": _plain_wrapper("n", ("--adjustment",)),
+    "time": _plain_wrapper("fo", ("--format", "--output")),
+    "timeout": _plain_wrapper("sk", ("--signal", "--kill-after"), skip_after=1),
+    "stdbuf": _plain_wrapper("ioe", ("--input", "--output", "--error")),
+    "ionice": _plain_wrapper("cnpPu", ("--class", "--classdata")),
+    "chrt": _plain_wrapper("", (), skip_after=1),
+    "taskset": _plain_wrapper("", (), skip_after=1),
+    "setsid": _plain_wrapper(""),
+    "nocorrect": _plain_wrapper(""),
+    "noglob": _plain_wrapper(""),
+    "unbuffer": _plain_wrapper(""),
+    "chronic": _plain_wrapper(""),
+    "caffeinate": _plain_wrapper("tw"),
+    "busybox": _unwrap_busybox,
+    "xargs": _unwrap_xargs,
+    "parallel": _unwrap_parallel,
+}
+WRAPPERS = frozenset(_WRAPPERS)
+
+
+def _find(args, assigns, origin, depth, dialect, budget, out):
+    index = 0
+    while index < len(args):
+        word = render(args[index])
+        if word in ("-exec", "-execdir", "-ok", "-okdir", "-x", "--exec", "-X", "--exec-batch"):
+            end = index + 1
+            while end < len(args) and render(args[end]) not in (";", "+"):
+                end += 1
+            inner = args[index + 1 : end]
+            if inner:
+                _interpret(inner, origin + ("find " + word,), dict(assigns), depth + 1, dialect, budget, out,
+                           unknown=True)
+            index = end + 1
+        else:
+            index += 1
+
+
+# -- interpreter one-liners ---------------------------------------------------------------------
+
+_PYTHONS = ("python", "pypy")
+
+
+def _interpreter_code(key, args, raw):
+    """(code, language, origin label) for an interpreter given code inline or on stdin, else None."""
+    lang = None
+    if key.startswith(_PYTHONS) and key.replace(".", "").rstrip("0123456789") in ("python", "pypy"):
+        lang, flags = "python", ("-c",)
+    elif key in ("node", "nodejs", "bun"):
+        lang, flags = "js", ("-e", "--eval", "-p", "--print", "-pe")
+    elif key == "deno":
+        lang, flags = "js", ("eval",)
+    elif key in ("ruby", "jruby"):
+        lang, flags = "ruby", ("-e",)
+    elif key == "perl":
+        lang, flags = "perl", ("-e", "-E")
+    elif key == "php":
+        lang, flags = "php", ("-r",)
+    else:
+        return None
+    label = "%s %s" % (key, flags[0])
+    for index, word in enumerate(args):
+        text = render(word)
+        matched = text in flags or lang == "perl" and text[:1] == "-" and text[-1:] in "eE" and text[1:].isalpha()
+        if lang == "python" and text[:1] == "-" and text[-1:] == "c" and text[1:].isalpha():
+            matched = True
+        if matched and index + 1 < len(args):
+            return render(args[index + 1]), lang, label
+        if not text.startswith("-") and text != "eval":
+            break
+    if raw is not None and (raw.heredoc is not None or raw.herestring is not None):
+        plain = [render(w) for w in args if not render(w).startswith("-")]
+        if not plain or plain == ["-"]:
+            return (raw.heredoc if raw.heredoc is not None else raw.herestring), lang, key + " <<"
+    return None
+
+
+# name -> (kind, languages): "shell" runs its first string argument through a shell,
+# "argv" takes a list of words, the rest are library calls mapped onto the command they equal.
+_CODE_CALLS = (
+    ("os.system", "shell"), ("os.popen", "shell"), ("subprocess.run", "either"), ("subprocess.call", "either"),
+    ("subprocess.check_call", "either"), ("subprocess.check_output", "either"), ("subprocess.Popen", "either"),
+    ("subprocess.getoutput", "shell"), ("subprocess.getstatusoutput", "shell"), ("commands.getoutput", "shell"),
+    ("os.execvp", "argv1"), ("os.execv", "argv1"), ("pty.spawn", "either"),
+    ("execSync", "shell"), ("exec(", "shell-js"), ("spawnSync", "spawn"), ("spawn(", "spawn"),
+    ("execFileSync", "spawn"), ("execFile(", "spawn"), ("Bun.spawn", "either"), ("Deno.Command", "spawn"),
+    ("system", "shell-rb"), ("IO.popen", "shell"), ("Open3.capture2", "shell"), ("Open3.capture3", "shell"),
+    ("Open3.popen3", "shell"), ("%x(", "inline"), ("qx(", "inline"), ("qx{", "inline"), ("shell_exec", "shell"),
+    ("passthru", "shell"), ("proc_open", "shell"),
+    ("shutil.rmtree", "rm -rf"), ("rmtree", "rm -rf"), ("remove_tree", "rm -rf"), ("os.removedirs", "rm -r"),
+    ("os.remove", "rm -f"), ("os.unlink", "rm -f"), ("os.rmdir", "rmdir"),
+    ("FileUtils.rm_rf", "rm -rf"), ("FileUtils.rm_r", "rm -r"), ("FileUtils.remove_dir", "rm -rf"),
+    ("FileUtils.remove_entry", "rm -rf"), ("FileUtils.rmtree", "rm -rf"), ("FileUtils.rm", "rm -f"),
+    ("File.delete", "rm -f"), ("rmSync", "fs.rm"), ("fs.rm(", "fs.rm"), ("promises.rm(", "fs.rm"),
+    ("rmdirSync", "fs.rm"), ("unlinkSync", "rm -f"), ("Deno.remove", "fs.rm"), ("unlink", "rm -f"),
+)
+
+
+_AFTER_DOT = frozenset(("rmSync", "rmdirSync", "unlinkSync", "execSync", "spawnSync", "execFileSync", "exec(",
+                        "spawn(", "execFile("))
+
+
+def _scan_code(code, lang, origin, assigns, depth, dialect, budget, out):
+    """Shell-outs and destructive library calls in an interpreter's code, read as commands."""
+    label = origin[-1]
+    calls = 0
+    for needle, kind in _CODE_CALLS:
+        if kind == "shell-js" and lang != "js" or kind == "shell-rb" and lang not in ("ruby", "perl", "php"):
+            continue
+        if needle in ("unlink",) and lang not in ("perl", "php"):
+            continue
+        start = code.find(needle)
+        while start >= 0 and calls < MAX_CODE_CALLS:
+            calls += 1
+            end = start + len(needle)
+            before = code[start - 1 : start]
+            if before and (before in _NAME_CHARS or before == "." and "." not in needle and needle not in _AFTER_DOT):
+                start = code.find(needle, end)
+                continue
+            if end < len(code) and code[end] in _NAME_CHARS and needle[-1] not in "({":
+                start = code.find(needle, end)
+                continue
+            _code_call(code, end, needle, kind, origin, label, assigns, depth, dialect, budget, out)
+            start = code.find(needle, end)
+    if lang in ("ruby", "perl"):
+        start = code.find("`")
+        while start >= 0 and calls < MAX_CODE_CALLS:
+            calls += 1
+            close = code.find("`", start + 1)
+            if close < 0:
+                break
+            _read_into(code[start + 1 : close], origin, dict(assigns), depth + 1, dialect, budget, out)
+            start = code.find("`", close + 1)
+
+
+def _code_call(code, end, needle, kind, origin, label, assigns, depth, dialect, budget, out):
+    if kind == "inline":
+        close = code.find(")" if needle[-1] == "(" else "}", end)
+        _read_into(code[end : close if close >= 0 else len(code)], origin, dict(assigns), depth + 1, dialect,
+                   budget, out)
+        return
+    args = _call_args(code, end)
+    if not args:
+        return
+    first = args[0]
+    if kind in ("shell", "shell-js", "shell-rb", "either"):
+        if isinstance(first, list):
+            _emit_argv(first, origin, assigns, depth, dialect, budget, out)
+        elif first is not None:
+            _read_into(first, origin, dict(assigns), depth + 1, dialect, budget, out)
+        return
+    if kind in ("spawn", "argv1"):
+        words = [first] if isinstance(first, str) else []
+        rest = args[1] if len(args) > 1 and isinstance(args[1], list) else []
+        if kind == "argv1" and isinstance(args[1] if len(args) > 1 else None, list):
+            words, rest = [], args[1]
+        if isinstance(first, list):
+            words, rest = first, []
+        _emit_argv(words + rest, origin, assigns, depth, dialect, budget, out)
+        return
+    path = first if isinstance(first, str) else None
+    if kind == "fs.rm":
+        flags = "-rf" if "recursive" in code[end : end + 300] else "-f"
+        argv = ["rm", flags]
+    else:
+        argv = kind.split()
+    words = [_lit(word) for word in argv] + [[("q", path)] if path is not None else [("sub", "")]]
+    budget.commands += 1
+    out.append(Command(words, origin[:-1] + (label + " " + needle.rstrip("({"),), assigns))
+
+
+def _emit_argv(argv, origin, assigns, depth, dialect, budget, out):
+    argv = [word for word in argv if isinstance(word, str)]
+    if argv:
+        _interpret([[("q", word)] for word in argv], origin, dict(assigns), depth + 1, dialect, budget, out)
+
+
+def _call_args(code, i):
+    """The literal arguments of the call whose name ends at ``i``: str for a string literal,
+    list of str for a list literal, None for anything else. At most 4, within 2000 characters."""
+    n = min(len(code), i + 2000)
+    while i < n and code[i] in " \t":
+        i += 1
+    paren = i < n and code[i] == "("
+    if paren:
+        i += 1
+    args = []
+    while i < n and len(args) < 4:
+        while i < n and code[i] in " \t\n,":
+            i += 1
+        if i >= n:
+            break
+        c = code[i]
+        if c in "'\"`":
+            text, i = _string_literal(code, i)
+            args.append(text)
+        elif c == "[":
+            items = []
+            i += 1
+            while i < n and code[i] != "]":
+                if code[i] in "'\"`":
+                    text, i = _string_literal(code, i)
+                    items.append(text)
+                elif code[i] in ",\n \t":
+                    i += 1
+                else:
+                    items.append(None)
+                    while i < n and code[i] not in ",]":
+                        i += 1
+            args.append(items)
+            i += 1
+        elif c == ")" or c == ";" or not paren and c == "\n":
+            break
+        else:
+            # an expression: take the first string literal in it (os.path.expanduser("~/x"))
+            j = i
+            level = 0
+            while j < n and not (level == 0 and code[j] in ",)"):
+                if code[j] in "([{":
+                    level += 1
+                elif code[j] in ")]}":
+                    level -= 1
+                elif code[j] in "'\"":
+                    break
+                j += 1
+            if j < n and code[j] in "'\"":
+                text, i = _string_literal(code, j)
+                args.append(text)
+                while i < n and code[i] not in ",);":
+                    i += 1
+            else:
+                args.append(None)
+                i = j
+        if not paren:
+            break
+    return args
+
+
+def _string_literal(code, i):
+    quote = code[i]
+    n = len(code)
+    if code.startswith(quote * 3, i):
+        close = code.find(quote * 3, i + 3)
+        close = n if close < 0 else close
+        return code[i + 3 : close], close + 3
+    out = []
+    j = i + 1
+    while j < n and code[j] != quote:
+        if code[j] == "\\" and j + 1 < n:
+            out.append({"n": "\n", "t": "\t"}.get(code[j + 1], code[j + 1]))
+            j += 2
+        else:
+            out.append(code[j])
+            j += 1
+    return "".join(out), j + 1
