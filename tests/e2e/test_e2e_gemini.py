@@ -13,7 +13,6 @@ import pytest
 from e2e_model_server import ToolUse
 from hookmux import resources
 
-from e2e_expect import matching_rows
 from e2e_fixtures import hookmux_installer  # noqa: F401 (pytest fixture)
 from e2e_gemini import GeminiSandbox, find_gemini, shell
 from e2e_gemini_server import GeminiServer
@@ -21,6 +20,17 @@ from e2e_gemini_server import GeminiServer
 CONTRAINDICATED = "git push --force origin main"  # no remote in the sandbox's repository: git refuses
 HARMLESS = "echo hi"
 DESTRUCTIVE = "rm -rf ~/Documents"  # data in the scripted reply; HOME is the sandbox's temporary folder
+
+
+def _wired_context(sandbox, event: str, command: str) -> str:
+    """The context the installed hookmux command for ``event`` prints for a shell call, as Gemini runs it."""
+    (wired,) = [c for c in sandbox.hookmux_commands()[event] if "dispatch.py" in c]
+    payload = {"session_id": "expectation", "transcript_path": "/tmp/t.jsonl", "cwd": str(sandbox.project),
+               "hook_event_name": event, "timestamp": "2026-12-01T00:00:00.000Z", "tool_name": "run_shell_command",
+               "tool_input": {"command": command}, "tool_response": {"llmContent": "", "returnDisplay": ""}}
+    proc = sandbox.run_wired(wired, payload)
+    assert proc.returncode == 0 and proc.stderr == "", proc.stderr
+    return json.loads(proc.stdout)["hookSpecificOutput"]["additionalContext"]
 
 
 @pytest.fixture(scope="session")
@@ -36,8 +46,6 @@ def gemini_sandbox(tmp_path, hookmux_installer):  # noqa: F811
 
 def test_the_advice_arrives_after_a_hazardous_call_worded_for_what_already_ran(gemini_cli, gemini_sandbox):
     gemini_sandbox.install_gemini_user()
-    rows = matching_rows(gemini_sandbox, "Bash", {"command": CONTRAINDICATED})
-    assert rows, "the shipped rows should flag a force push to main"
 
     run = gemini_sandbox.gemini(gemini_cli, [shell(CONTRAINDICATED)])
 
@@ -46,9 +54,12 @@ def test_the_advice_arrives_after_a_hazardous_call_worded_for_what_already_ran(g
     assert "does not appear to be a git repository" in output  # the command ran: advice never blocks
     assert output.count("<hook_context>") == 1 and output.rstrip().endswith("</hook_context>")
     context = output.split("<hook_context>", 1)[1]
-    assert all(row["id"] in context for row in rows)
-    assert "has already run" in context and "git ls-remote origin main" in context
+    assert "GIT-FORCE-PUSH-MAIN" in context and "has already run" in context and "git ls-remote origin main" in context
     assert "Tool execution blocked" not in output
+    # exactly what the installed, wired AfterTool command says for that call (another session)
+    expected = _wired_context(gemini_sandbox, "AfterTool", CONTRAINDICATED)
+    shown = context.split("</hook_context>")[0]
+    assert shown == expected.replace("<", "&lt;").replace(">", "&gt;")  # Gemini escapes < and >
 
 
 def test_a_destructive_call_is_denied_the_model_reads_why_and_the_folder_stays(gemini_cli, gemini_sandbox):
