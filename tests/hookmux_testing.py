@@ -29,6 +29,7 @@ def hermetic_env(tmp_path: Path, **extra: str) -> dict[str, str]:
     home = tmp_path / "home"
     home.mkdir(exist_ok=True)
     env.update(HOME=str(home), HOOKMUX_STATE_DIR=str(tmp_path / "state"), XDG_STATE_HOME=str(tmp_path / "xdg"),
+               XDG_CONFIG_HOME=str(tmp_path / "config"),
                HOOKMUX_RUNTIME_DIR=RUNTIME_DIR, HOOKMUX_WARM_IDLE=WARM_IDLE)
     env.update(extra)
     return env

@@ -17,6 +17,12 @@ object, no ``hooks_root``.
 the manifest's folder. An absolute value is used as it is; only a relative one
 goes through ``~`` and ``$VAR`` expansion, so a ``$`` in an installer-written
 absolute path (a HOME named ``a$b``) stays literal.
+
+Layers (docs/install.md, "Manifest layers"): ``with_layers(manifest, cwd)`` merges the
+user's manifest (``user_layer_path()``) and the manifest of a project the user layer
+trusts over the loaded one; the rules are in ``_common/layers.py``, imported only when
+the user layer exists. Without one the cost is one ``stat``; with one, two at most
+before anything is read.
 """
 import os
 
@@ -34,9 +40,9 @@ class ManifestError(ValueError):
 class Manifest:
     """A loaded manifest: the hooks root and, per event, its settings and rows."""
 
-    __slots__ = ("path", "hooks_root", "events", "data")
+    __slots__ = ("path", "hooks_root", "events", "data", "layers", "problems")
 
-    def __init__(self, path, hooks_root, events, data):
+    def __init__(self, path, hooks_root, events, data, layers=(), problems=()):
         #: The manifest file, or None when it was given as a dict.
         self.path = path
         #: Absolute folder the row scripts are relative to.
@@ -45,6 +51,10 @@ class Manifest:
         self.events = events
         #: The JSON as read.
         self.data = data
+        #: The layer files merged over it (``with_layers``), in order.
+        self.layers = list(layers)
+        #: What the merge refused or ignored: ``(severity, message)``, severity ``error``/``warning``.
+        self.problems = list(problems)
 
     def rows(self, event_name):
         entry = self.events.get(event_name)
@@ -66,9 +76,9 @@ class Row:
     """One check row with every default filled in."""
 
     __slots__ = ("event", "index", "name", "script", "path", "args", "timeout", "matcher", "isolate",
-                 "side_effect", "emits", "slow", "problem")
+                 "side_effect", "emits", "slow", "problem", "layer")
 
-    def __init__(self, event, index, raw, root):
+    def __init__(self, event, index, raw, root, layer=None):
         raw = raw if isinstance(raw, dict) else {}
         self.event = event
         #: Position in the event's ``checks``: the row's id together with ``name``.
@@ -90,6 +100,8 @@ class Row:
         self.slow = raw.get("slow") is True
         #: Why the row cannot run at all, or None.
         self.problem = None if self.script else "malformed row"
+        #: The layer file the row came from; None for the base manifest.
+        self.layer = layer
 
     def label(self):
         """``[index] name``: how the trace names the row."""
@@ -133,6 +145,39 @@ def from_data(data, path=None, hooks_root=None):
         events[name] = EventEntry(name, matcher if isinstance(matcher, str) else None,
                                   _positive(raw.get("settings_timeout"), None), rows)
     return Manifest(path, root, events, data)
+
+
+def user_layer_path(environ=None):
+    """``$HOOKMUX_CONFIG_DIR/manifest.json``, else ``$XDG_CONFIG_HOME/hookmux/manifest.json``, else
+    ``~/.config/hookmux/manifest.json``: one file for every host and either way of installing."""
+    environ = os.environ if environ is None else environ
+    base = environ.get("HOOKMUX_CONFIG_DIR")
+    if not base:
+        xdg = environ.get("XDG_CONFIG_HOME")
+        base = os.path.join(xdg if xdg and os.path.isabs(xdg) else os.path.join(_home(environ), ".config"), "hookmux")
+    return os.path.join(os.path.abspath(os.path.expanduser(base)), "manifest.json")
+
+
+def with_layers(manifest, cwd=None, environ=None):
+    """``manifest`` with the user layer and a trusted project's layer merged over it; ``manifest``
+    itself when there is no user layer or ``HOOKMUX_LAYERS=0``. Never raises: a layer that cannot
+    be used is left out and named in ``problems``."""
+    environ = os.environ if environ is None else environ
+    if environ.get("HOOKMUX_LAYERS") == "0":
+        return manifest
+    path = user_layer_path(environ)
+    try:
+        os.stat(path)
+    except (OSError, ValueError):
+        return manifest
+    from . import layers
+
+    return layers.merge_over(manifest, path, environ.get("CLAUDE_PROJECT_DIR") or cwd or None)
+
+
+def _home(environ):
+    home = environ.get("HOME")
+    return home if home else os.path.expanduser("~")
 
 
 def resolve_hooks_root(data, path, override=None):

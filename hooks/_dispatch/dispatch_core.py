@@ -7,7 +7,8 @@
 a runner run the selected ones (``dispatch_runner``: the Runner interface) and
 returns one ``Outcome`` per row, in manifest order, selected or not. ``run()``
 wraps it the way pluggy wraps a hook call: parse the payload
-(``_common/event.py``), load the manifest (``_common/manifest.py``), dispatch,
+(``_common/event.py``), load the manifest (``_common/manifest.py``) with the user's
+and a trusted project's layers over it (``_common/layers.py``), dispatch,
 hand the outcomes to the trace (``dispatch_trace``) when tracing, and render the
 ``additionalContext`` of the rows that emitted as ONE JSON line in the host's
 dialect. It only advises: never a permission decision. The process around it —
@@ -85,7 +86,10 @@ def run(event, stdin_text, *, manifest=None, hooks_root=None, trace=None, runner
         if reason:
             emit_trace(reason)
             return ""
-        outcomes = dispatch(call, _manifest.load(manifest, hooks_root), stdin_text, runner)
+        loaded = _manifest.with_layers(_manifest.load(manifest, hooks_root), call.cwd)
+        for severity, message in loaded.problems:
+            emit_trace("layer %s: %s" % (severity, message))
+        outcomes = dispatch(call, loaded, stdin_text, runner)
         if trace is not None:
             for line in dispatch_trace.lines(outcomes):
                 trace(line)

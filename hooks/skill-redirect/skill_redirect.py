@@ -12,8 +12,10 @@ import sys
 def _run():
     try:
         data = sys.stdin.buffer.read()
-        if "codex" in sys.argv[1:] and "--host" in sys.argv[1:]:
-            import codex_mirror  # Codex has no skill tool: the mirror redirect only
+        # Codex (--host codex, or from the plugin's shared hooks.json its agent tool, which no other
+        # host sends) has no skill tool: the mirror redirect only.
+        if ("codex" in sys.argv[1:] and "--host" in sys.argv[1:]) or b'"tool_name":"spawn_agent"' in data:
+            import codex_mirror
 
             return codex_mirror.main(data)
         lowered = data.lower()

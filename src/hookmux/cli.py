@@ -39,6 +39,7 @@ COMMANDS = {
     "adopt": "adopt",
     "serve": "serve",
     "allow": "allow",
+    "trust": "trust",
 }
 
 

@@ -149,11 +149,13 @@ def dispatcher():
 
 @contextlib.contextmanager
 def _environment(state_dir, env):
-    """HOOKMUX_STATE_DIR (a fresh folder unless given) and ``env`` set for the run only."""
+    """HOOKMUX_STATE_DIR (a fresh folder unless given), no manifest layers (a test of one check or
+    manifest is not a test of the user's layer: ``env={"HOOKMUX_LAYERS": "1"}`` brings them back) and
+    ``env`` set for the run only."""
     with contextlib.ExitStack() as stack:
         if state_dir is None:
             state_dir = stack.enter_context(tempfile.TemporaryDirectory(prefix="hookmux-test-state-"))
-        changes = {"HOOKMUX_STATE_DIR": str(state_dir), **(env or {})}
+        changes = {"HOOKMUX_STATE_DIR": str(state_dir), "HOOKMUX_LAYERS": "0", **(env or {})}
         saved = {key: os.environ.get(key) for key in changes}
         os.environ.update({k: str(v) for k, v in changes.items()})
         try:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import os
 import sys
 
 from hookmux.commands.install import DEFAULT_SETTINGS, DEFAULT_TARGET
@@ -11,6 +12,13 @@ from hookmux.installer import transaction
 from hookmux.installer.jsonfile import JsonFileError
 from hookmux.installer.wiring_files import absolute
 
+# Adopting writes the user's rows into an installed manifest and records how to undo it there;
+# with only the plugin there is no such install (docs/install.md, "Two ways to install").
+_AS_PLUGIN = ("hookmux: {target}: no settings install here, and hookmux runs as a plugin ({plugin}): adopt moves "
+              "your hooks into an installed manifest, which a plugin has not\n"
+              "hookmux: either add each hook as a row of the user layer by hand (~/.config/hookmux/manifest.json; "
+              "a layer row's script may be an absolute path: docs/install.md), or switch to the settings install "
+              "and adopt there\nhookmux: nothing was changed\n")
 HELP = "move your own Python command hooks behind the dispatcher (prints the plan; --apply writes it)"
 
 
@@ -36,6 +44,13 @@ def run(args: argparse.Namespace) -> int:
     target = absolute(args.target)
     settings = absolute(args.settings)
     copilot_dir = absolute(args.copilot_hooks_dir) if args.copilot_hooks_dir else None
+    if not args.undo and not (target / ".hookmux-installed.json").exists():
+        from hookmux import plugin_installs
+
+        installs = plugin_installs.found(project=os.getcwd(), claude_settings=settings)
+        if installs:
+            err.write(_AS_PLUGIN.format(plugin=installs[0].plugin_id, target=target))
+            return 1
     try:
         if args.undo:
             return undo(target, out, err)

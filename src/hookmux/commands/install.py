@@ -6,7 +6,7 @@ import argparse
 import os
 import sys
 
-from hookmux import wiring
+from hookmux import plugin_installs, wiring
 from hookmux.errors import InstallError
 from hookmux.installer import apply, codex_install, codex_trust, plan as install_plan, show, transaction
 from hookmux.installer.jsonfile import JsonFileError
@@ -67,6 +67,10 @@ def run(args: argparse.Namespace) -> int:
     missing = [d for d in agents_dirs if not os.path.isdir(d)]
     if missing:
         err.write(f"hookmux: --agents-dir {missing[0]}: not a folder\n")
+        return 1
+    refused = plugin_installs.install_refusal(settings, copilot_dir, codex_home)  # never wired twice
+    if refused:
+        err.write(f"hookmux: {refused}\nhookmux: nothing was changed\n")
         return 1
     try:
         codex_bin = codex_trust.find_codex(args.codex_bin)

@@ -19,7 +19,7 @@ import sys
 import tempfile
 from pathlib import Path
 
-from hookmux import matchers, validation, wiring
+from hookmux import matchers, resources, validation, wiring
 from hookmux.installer import atomic, jsonfile
 from hookmux.installer.jsonfile import JsonFileError
 from hookmux.installer.manifest_merge import MANIFEST
@@ -119,11 +119,16 @@ def configure(parser: argparse.ArgumentParser) -> None:
                              "the event's settings matcher lets through)")
     parser.add_argument("--target", default=DEFAULT_TARGET,
                         help=f"hooks tree to add it to (default {DEFAULT_TARGET}, the installed one)")
+    parser.add_argument("--user-layer", action="store_true",
+                        help="add it to the user layer (~/.config/hookmux/manifest.json) instead of a hooks tree: "
+                             "the default when the hookmux plugin is on and --target holds no install")
 
 
 def run(args: argparse.Namespace) -> int:
     try:
-        for line in scaffold(args.name, args.event, args.matcher, absolute(args.target)):
+        target = absolute(args.target)
+        layer = user_layer() if args.user_layer or _runs_as_plugin(args.target, target) else None
+        for line in scaffold(args.name, args.event, args.matcher, target, layer):
             sys.stdout.write(line + "\n")
     except (NewCheckError, JsonFileError) as exc:
         sys.stderr.write(f"hookmux: {exc}\nhookmux: nothing was written\n")
@@ -131,8 +136,10 @@ def run(args: argparse.Namespace) -> int:
     return 0
 
 
-def scaffold(name: str, event: str, matcher: str | None, target: Path) -> list[str]:
-    """Write the check, its test and its row; return what to tell the user."""
+def scaffold(name: str, event: str, matcher: str | None, target: Path, layer: Path | None = None) -> list[str]:
+    """Write the check, its test and its row; return what to tell the user. With ``layer`` (a
+    layer file, e.g. the user layer) the check goes beside it and the row into it, validated as
+    the dispatcher merges it over the shipped manifest (hooks/_common/layers.py)."""
     event = wiring.COPILOT_EVENTS.get(event, event)
     if not NAME.match(name):
         raise NewCheckError(f"{name!r}: a check name is a letter, then letters, digits, - or _")
@@ -143,20 +150,23 @@ def scaffold(name: str, event: str, matcher: str | None, target: Path) -> list[s
             re.compile(matcher)
         except re.error as exc:
             raise NewCheckError(f"--matcher {matcher!r}: does not compile: {exc}") from None
-    manifest_path = target / MANIFEST
+    manifest_path = layer or target / MANIFEST
     live = jsonfile.load(manifest_path)
-    if not live.exists:
+    if not live.exists and layer is None:
         raise NewCheckError(f"{manifest_path}: no manifest; run hookmux install first, or pass --target "
                             "a hooks tree that has one")
-    folder = target / name
+    folder = manifest_path.parent / name if layer else target / name
     if folder.exists():
         raise NewCheckError(f"{folder}: already exists; pick another name")
-    data, notes = _with_row(live.data, name, event, matcher)
+    if layer is None:
+        data, notes = _with_row(live.data, name, event, matcher)
+    else:
+        data, notes = _with_layer_row(live.data if live.exists else {"version": 1, "events": {}}, name, event, matcher)
     folder.mkdir(parents=True)
     try:
         (folder / "check.py").write_text(CHECK.format(name=name, event=event))
         (folder / "test_check.py").write_text(_test_text(name, event, matcher, folder))
-        errors = _validate(data, target)
+        errors = _validate(data, target) if layer is None else _validate_layer(data, manifest_path)
         if errors:
             raise NewCheckError("the manifest with this row would be invalid:\n  " + "\n  ".join(errors))
         atomic.write_atomic(manifest_path, live.render(data))
@@ -193,6 +203,47 @@ def _with_row(manifest: dict, name: str, event: str, matcher: str | None) -> tup
                      f"{wider!r} so the row is reached: run hookmux install to rewire the hosts")
         spec["settings_matcher"] = wider
     return data, notes
+
+
+def user_layer() -> Path:
+    return Path(resources.runtime("manifest").user_layer_path())
+
+
+def _runs_as_plugin(given: str, target: Path) -> bool:
+    """No --target of the user's, no install there, and the plugin on for some host."""
+    from hookmux import plugin_installs
+
+    return given == DEFAULT_TARGET and not (target / MANIFEST).exists() and bool(plugin_installs.found())
+
+
+def _with_layer_row(layer: dict, name: str, event: str, matcher: str | None) -> tuple[dict, list[str]]:
+    """The layer with the row added. The plugin starts the dispatcher only for the shipped
+    manifest's events and settings matchers, so a row outside them gets a note."""
+    data = copy.deepcopy(layer)
+    spec = data.setdefault("events", {}).setdefault(event, {"checks": []})
+    if any(isinstance(r, dict) and r.get("name") == name for r in spec.setdefault("checks", [])):
+        raise NewCheckError(f"events.{event} already has a row named {name!r} in the user layer")
+    row = {"name": name, "script": f"{name}/check.py", "timeout": ROW_TIMEOUT, "side_effect": "none"}
+    if matcher is not None:
+        row["matcher"] = matcher
+    spec["checks"].append(row)
+    shipped = (json.loads(Path(resources.shipped_manifest()).read_text()).get("events") or {}).get(event)
+    notes = []
+    if shipped is None or matchers.widen(shipped.get("settings_matcher"), [row]) is not None:
+        notes.append(f"hookmux: the plugin does not start the dispatcher for every call this row selects "
+                     f"(its wiring is the shipped manifest's): a settings install (hookmux install) reaches it")
+    return data, notes
+
+
+def _validate_layer(data: dict, path: Path) -> list[str]:
+    """What the dispatcher would refuse: the layer merged over the shipped manifest."""
+    runtime = resources.runtime("manifest")
+    base = runtime.load(str(resources.shipped_manifest()), str(resources.hooks_tree()))
+    merged = resources.runtime("layers").merge(base, [(str(path), data)])
+    errors = [message for severity, message in merged.problems if severity == "error"]
+    # Its rows as a manifest of their own: schema, scripts, matchers (the layer's own keys aside).
+    rows = {key: value for key, value in data.items() if key not in ("disabled", "trusted_projects")}
+    return errors + _validate(dict(rows, hooks_root=str(path.parent)), path.parent)
 
 
 def _validate(data: dict, target: Path) -> list[str]:

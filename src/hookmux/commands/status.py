@@ -4,8 +4,10 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import sys
 
+from hookmux import layer_report, plugin_installs, resources
 from hookmux.commands.install import add_location_flags
 from hookmux.installer import codex_install, codex_trust
 from hookmux.installer.inspect import render, status
@@ -31,8 +33,18 @@ def run(args: argparse.Namespace) -> int:
         return 1
     report = status(target, absolute(args.settings), copilot_dir, codex_home, gemini_home)
     codex_install.annotate_status(report, codex_bin)
+    # The other way of installing (plugin) and the manifest layers (docs/install.md).
+    installs = plugin_installs.found(project=os.getcwd(), codex_home=codex_home, claude_settings=args.settings)
+    plugin_installs.annotate_status(report, installs, codex_bin, codex_home)
+    layers = layer_report.check(target / "_dispatch" / "manifest.json" if report.get("installed")
+                                else resources.shipped_manifest(), None if report.get("installed") else
+                                resources.hooks_tree())
+    report["layers"] = layers.as_dict()
+    report["problems"] += layers.errors
     report["allowances"] = _allowances()
-    sys.stdout.write(json.dumps(report, indent=2) + "\n" if args.json else render(report) + _render_allowances(report))
+    text = (render(report) + plugin_installs.render_status(report) + layer_report.render(layers)
+            + _render_allowances(report))
+    sys.stdout.write(json.dumps(report, indent=2) + "\n" if args.json else text)
     return 1 if report["problems"] else 0
 
 

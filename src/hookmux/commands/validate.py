@@ -1,7 +1,7 @@
 """hookmux validate: the manifest against its schema, its scripts, matchers and wiring."""
 from __future__ import annotations
 
-from hookmux import resources
+from hookmux import layer_report, resources
 from hookmux.validation import validate_manifest
 
 HELP = "check a manifest: schema, scripts, matchers, reachability, contraindication rows, danger-gate rows"
@@ -10,6 +10,8 @@ HELP = "check a manifest: schema, scripts, matchers, reachability, contraindicat
 def configure(parser) -> None:
     parser.add_argument("manifest", nargs="?", help="manifest to check (default: the shipped one, against the package's hooks tree)")
     parser.add_argument("--hooks-root", help="check scripts under this folder instead of the manifest's hooks_root")
+    parser.add_argument("--no-layers", action="store_true",
+                        help="leave out the user and project layers merged over it (docs/install.md)")
 
 
 def danger_gate_problems() -> list[str]:
@@ -30,6 +32,11 @@ def run(args) -> int:
         hooks_root = resources.hooks_tree()
     errors, warnings = validate_manifest(manifest, hooks_root)
     errors += danger_gate_problems()
+    if not args.no_layers:
+        layers = layer_report.check(manifest, hooks_root)
+        errors, warnings = errors + layers.errors, warnings + layers.warnings
+        for path in layers.layers:
+            print(f"layer: {path}")
     for line in errors:
         print(f"error: {line}")
     for line in warnings:

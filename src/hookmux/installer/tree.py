@@ -22,6 +22,9 @@ AGENTS = "skill-redirect/known_agents.py"
 SKIP_DIRS = {"__pycache__"}
 SKIP_SUFFIXES = (".pyc", ".pyo")
 LEGACY_SUFFIX = ".legacy"
+# The plugin's hook wiring (hookmux.plugin) sits at the root of the tree; a settings install
+# does not copy it (a hooks.json of the user's in the target stays theirs).
+PLUGIN_ONLY = {"hooks.json"}
 
 
 @dataclass
@@ -55,6 +58,8 @@ def wanted_files(target: str, agents_dirs: list[str], source: Path | None = None
                 continue
             path = Path(folder) / name
             rel = path.relative_to(source).as_posix()
+            if rel in PLUGIN_ONLY:
+                continue
             out[rel] = Wanted(path.read_bytes(), stat.S_IMODE(path.stat().st_mode) | 0o600)
     if MANIFEST in out:
         out[MANIFEST].data = installed_manifest(out[MANIFEST].data, target)

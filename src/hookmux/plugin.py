@@ -1,0 +1,79 @@
+"""This repository as a plugin: the ``hooks/hooks.json`` the hosts' plugin loaders run.
+
+    hooks_json(manifest) -> dict      # what hooks/hooks.json must hold for the shipped manifest
+    command(script, event) -> str     # one plugin hook command line
+    PLUGIN_FILES                      # what a plugin folder needs, relative to the repo root
+
+Claude Code, Copilot CLI and Codex CLI all load ``hooks/hooks.json`` (Claude's format) from
+a plugin's root and set ``CLAUDE_PLUGIN_ROOT`` in the hook's environment (Claude Code also
+substitutes it in the command). The entries are install's Claude Code entries
+(``installer.entries.claude_entries``: the manifest's events with their settings matchers,
+the gate on PreToolUse and PostToolBatch; the gate's PreToolUse matcher also names Codex's
+``spawn_agent``, which no other host has), with a command a plugin can carry: no absolute
+interpreter (unknown when the plugin is built), so ``python3`` on PATH, and the hooks tree
+from the plugin root::
+
+    python3 -S -E "${CLAUDE_PLUGIN_ROOT}/hooks/_dispatch/dispatch.py" --hooks-root "${CLAUDE_PLUGIN_ROOT}/hooks" PreToolUse || true
+
+Without a ``python3`` on PATH the shell prints ``python3: command not found`` on stderr and
+exits 127; with the plugin folder gone CPython exits 2; ``|| true`` turns both into exit 0
+with nothing on stdout, so the tool call goes on without hookmux (docs/install.md).
+``tests/plugin`` checks that the committed file is exactly ``hooks_json(shipped manifest)``;
+after a change to install's entries (a new gate, say) regenerate it with
+``python -m hookmux.plugin``.
+"""
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+from hookmux import resources, wiring
+from hookmux.installer import entries
+
+ROOT_VARIABLE = "${CLAUDE_PLUGIN_ROOT}"
+PYTHON = "python3"
+NAME = "hookmux"
+MARKETPLACE = "hookmux"
+# Codex reads a matcher of letters, digits, _ and | as exact tool names; its agent tool
+# (hooks/_common/hosts.py) starts the gate, which answers it with the mirror redirect.
+CODEX_AGENT_TOOL = resources.runtime("hosts").AGENT_TOOL["codex"]
+PLUGIN_FILES = (".claude-plugin/plugin.json", ".claude-plugin/marketplace.json", "hooks/hooks.json")
+DESCRIPTION = ("hookmux: one dispatcher process per hook event (advice on risky shell commands), and the "
+               "skill/agent redirect gate.")
+
+
+def command(script: tuple[str, ...], event: str, options: tuple[str, ...] = ()) -> str:
+    path = '"%s/hooks/%s"' % (ROOT_VARIABLE, "/".join(script))
+    words = [PYTHON, *wiring.PYTHON_FLAGS, path, *options, event]
+    return " ".join(words) + " " + wiring.FAIL_OPEN
+
+
+def hooks_json(manifest: dict) -> dict:
+    """``{"description", "hooks": {Event: [group, ...]}}``: one matcher group per entry, in install's order."""
+    hooks: dict[str, list] = {}
+    root_option = ("--hooks-root", '"%s/hooks"' % ROOT_VARIABLE)
+    for entry in entries.claude_entries(manifest, "/", PYTHON):
+        script = tuple(Path(entry.script).parts[1:])  # the tree-relative script of any role (dispatch, gates)
+        line = command(script, entry.event, root_option if entry.role == "dispatch" else ())
+        matcher = entry.matcher
+        if entry.role == "gate" and entry.event == "PreToolUse" and matcher is not None:
+            matcher += "|" + CODEX_AGENT_TOOL  # one file for all hosts: Codex's agent tool reaches the mirror
+        group: dict = {"matcher": matcher} if matcher is not None else {}
+        group["hooks"] = [{"type": "command", "command": line, "timeout": entry.timeout}]
+        hooks.setdefault(entry.event, []).append(group)
+    return {"description": DESCRIPTION, "hooks": hooks}
+
+
+def shipped_hooks_json() -> dict:
+    manifest = json.loads(Path(resources.hooks_tree(), "_dispatch", "manifest.json").read_text(encoding="utf-8"))
+    return hooks_json(manifest)
+
+
+def render(data: dict) -> str:
+    return json.dumps(data, indent=2) + "\n"
+
+
+if __name__ == "__main__":
+    target = Path(resources.hooks_tree()) / "hooks.json"
+    target.write_text(render(shipped_hooks_json()), encoding="utf-8")
+    print(f"wrote {target}")

@@ -1,0 +1,106 @@
+"""The repository as a plugin: its manifests, hooks/hooks.json, and commands that fail open."""
+from __future__ import annotations
+
+import json
+import re
+import shutil
+import subprocess
+from pathlib import Path
+
+import pytest
+
+from hookmux import plugin
+from hookmux_testing import REPO, hermetic_env
+
+FORCE_PUSH = json.loads((REPO / "examples" / "pretooluse-bash-force-push.json").read_text())
+BASH = shutil.which("bash") or "/bin/bash"
+
+
+def committed() -> dict:
+    return json.loads((REPO / "hooks" / "hooks.json").read_text())
+
+
+def test_hooks_json_is_what_install_wires_for_the_shipped_manifest():
+    assert (REPO / "hooks" / "hooks.json").read_text() == plugin.render(plugin.shipped_hooks_json())
+    assert set(committed()) == {"description", "hooks"}  # Codex ignores a file with any other top-level key
+
+
+def test_every_command_uses_python3_the_plugin_root_and_fails_open():
+    commands = [hook["command"] for groups in committed()["hooks"].values() for group in groups
+                for hook in group["hooks"]]
+    assert commands
+    for command in commands:
+        assert command.startswith('python3 -S -E "${CLAUDE_PLUGIN_ROOT}/hooks/') and command.endswith(" || true")
+
+
+def test_manifests_agree_with_the_package():
+    manifest = json.loads((REPO / ".claude-plugin" / "plugin.json").read_text())
+    market = json.loads((REPO / ".claude-plugin" / "marketplace.json").read_text())
+    version = re.search(r'^version = "([^"]+)"', (REPO / "pyproject.toml").read_text(), re.M).group(1)
+    assert (manifest["name"], manifest["version"]) == (plugin.NAME, version)
+    assert market["name"] == plugin.MARKETPLACE
+    assert [(p["name"], p["source"]) for p in market["plugins"]] == [(plugin.NAME, "./")]
+
+
+def plugin_root(tmp_path: Path) -> Path:
+    root = tmp_path / "cache" / "hookmux" / "0.1.0"
+    shutil.copytree(REPO / "hooks", root / "hooks", ignore=shutil.ignore_patterns("__pycache__"))
+    return root
+
+
+def run_command(command: str, env: dict, payload: dict) -> subprocess.CompletedProcess:
+    return subprocess.run([BASH, "-c", command], input=json.dumps(payload), capture_output=True, text=True,
+                          env=env, timeout=60)
+
+
+def dispatcher_command() -> str:
+    return committed()["hooks"]["PreToolUse"][0]["hooks"][0]["command"]
+
+
+def test_the_dispatcher_entry_advises_from_the_plugin_root(tmp_path):
+    env = hermetic_env(tmp_path, CLAUDE_PLUGIN_ROOT=str(plugin_root(tmp_path)))
+    proc = run_command(dispatcher_command(), env, dict(FORCE_PUSH, cwd=str(tmp_path)))
+    assert proc.returncode == 0, proc.stderr
+    assert "GIT-FORCE-PUSH" in json.loads(proc.stdout)["hookSpecificOutput"]["additionalContext"]
+
+
+def test_without_python3_on_path_every_entry_exits_0_and_says_nothing(tmp_path):
+    bin_dir = tmp_path / "bin"  # a PATH with a shell's usual tools but no python3
+    bin_dir.mkdir()
+    env = hermetic_env(tmp_path, CLAUDE_PLUGIN_ROOT=str(plugin_root(tmp_path)), PATH=str(bin_dir))
+    for groups in committed()["hooks"].values():
+        for group in groups:
+            proc = run_command(group["hooks"][0]["command"], env, FORCE_PUSH)
+            assert (proc.returncode, proc.stdout) == (0, "")
+            assert "python3" in proc.stderr and "not found" in proc.stderr
+
+
+@pytest.mark.parametrize("root", ["gone", ""])
+def test_with_the_plugin_folder_gone_every_entry_exits_0_and_says_nothing(tmp_path, root):
+    env = hermetic_env(tmp_path, CLAUDE_PLUGIN_ROOT=str(tmp_path / root) if root else "")
+    for groups in committed()["hooks"].values():
+        for group in groups:
+            proc = run_command(group["hooks"][0]["command"], env, FORCE_PUSH)
+            assert (proc.returncode, proc.stdout) == (0, "")
+
+
+def test_a_settings_install_does_not_copy_the_plugin_wiring(tmp_path):
+    from hookmux.installer import tree
+
+    assert "hooks.json" not in tree.wanted_files(str(tmp_path), [])
+
+
+def test_the_gate_entry_gives_codex_the_mirror_redirect_without_host_option(tmp_path):
+    group = committed()["hooks"]["PreToolUse"][1]
+    assert group["matcher"].split("|")[-1] == "spawn_agent" and "--host" not in group["hooks"][0]["command"]
+    codex_home = tmp_path / "codex-home"
+    (codex_home / "skills" / "pdf-report").mkdir(parents=True)
+    (codex_home / "skills" / "pdf-report" / "SKILL.md").write_text("---\nname: pdf-report\ndescription: d\n---\n")
+    env = hermetic_env(tmp_path, CLAUDE_PLUGIN_ROOT=str(plugin_root(tmp_path)), CODEX_HOME=str(codex_home))
+    payload = {"session_id": "s", "turn_id": "t", "cwd": str(tmp_path), "hook_event_name": "PreToolUse",
+               "model": "gpt-4.1", "tool_name": "spawn_agent", "tool_input": {"agent_type": "pdf-report"},
+               "tool_use_id": "c"}
+    proc = subprocess.run([BASH, "-c", group["hooks"][0]["command"]], input=json.dumps(payload, separators=(",", ":")),
+                          capture_output=True, text=True, env=env, timeout=60, cwd=str(tmp_path))
+    decision = json.loads(proc.stdout)["hookSpecificOutput"]
+    assert decision["permissionDecision"] == "deny" and "is a skill, not an agent" in decision["permissionDecisionReason"]
