@@ -8,7 +8,8 @@ Every hook reads its input here, once, whatever the host and its spelling
 (pre-commit's "normalise at the edge"): Claude Code's snake_case payloads,
 Copilot CLI's camelCase ones (``toolName``, ``toolArgs`` as an object or a JSON
 string, no event name in the payload), Copilot loading a Claude-format settings
-file (snake_case with Copilot's lower-case tool names), and Codex's.
+file (snake_case with Copilot's lower-case tool names), Codex's, and Gemini CLI's
+(snake_case, its own event and tool names: ``BeforeTool``, ``run_shell_command``).
 
 Host and dialect are separate facts: the host is who runs the hook, the dialect
 is the output shape it reads (``hosts.DIALECTS``). The dialect is ``copilot``
@@ -17,7 +18,9 @@ camelCase keys and no ``hook_event_name``; otherwise it is nested (``codex`` for
 Codex, else ``claude``). ``host`` names the host when the caller knows it;
 otherwise it is inferred: Copilot by the flat dialect, by a lower-case Copilot
 tool name, or by an ISO ``timestamp`` without ``transcript_path``; Codex by
-``turn_id`` or a Codex-only tool name; else Claude Code.
+``turn_id`` or a Codex-only tool name; Gemini by a Gemini-only event or tool name, or
+an ISO ``timestamp`` beside ``transcript_path``; else Claude Code. Gemini's dialect nests context as Claude's does and denies flat
+(``{"decision": "deny", "reason": R}``).
 
 JSON goes through the C accelerator the ``json`` package itself uses, without
 importing that package (it costs about as much again as the interpreter's
@@ -41,6 +44,10 @@ _COPILOT_EVENTS = _hosts.EVENTS[_hosts.COPILOT]
 _COPILOT_TOOLS = _hosts.TOOLS[_hosts.COPILOT]
 _CODEX_TOOLS = ("apply_patch",) + tuple(_hosts.TOOLS[_hosts.CODEX])
 _FLAT_KEYS = ("toolName", "toolArgs", "sessionId", "toolResult")
+_GEMINI_EVENTS = frozenset(_hosts.EVENTS[_hosts.GEMINI]) - frozenset(_hosts.EVENTS[_hosts.CLAUDE]) | frozenset(
+    ("BeforeModel", "AfterModel", "BeforeToolSelection"))
+_GEMINI_TOOLS = frozenset(_hosts.TOOLS[_hosts.GEMINI]) - frozenset(_COPILOT_TOOLS) - frozenset(("web_fetch",))
+_GEMINI_NATIVE_EVENTS = {canonical: native for native, canonical in _hosts.EVENTS[_hosts.GEMINI].items()}
 
 
 class Event:
@@ -53,9 +60,10 @@ class Event:
     )
 
     def __init__(self):
-        #: ``claude``, ``copilot`` or ``codex``: who runs the hook.
+        #: ``claude``, ``copilot``, ``codex`` or ``gemini``: who runs the hook.
         self.host = _hosts.CLAUDE
-        #: ``claude`` (nested), ``copilot`` (flat) or ``codex`` (nested, strict): the output shape.
+        #: ``claude`` (nested), ``copilot`` (flat), ``codex`` (nested, strict) or ``gemini``
+        #: (nested context, flat deny): the output shape.
         self.dialect = _hosts.CLAUDE
         #: The canonical (Claude Code) event name; an unknown name is kept as it came.
         self.name = ""
@@ -150,14 +158,16 @@ def render_context(event, text):
     if event.dialect == _hosts.COPILOT:
         return dumps({"additionalContext": text}) + "\n"
     if event.name not in _hosts.CONTEXT_EVENTS.get(event.dialect, (event.name,)):
-        return ""  # this host would reject the output and count the hook as failed
-    return dumps({"hookSpecificOutput": {"hookEventName": event.name, "additionalContext": text}}) + "\n"
+        return ""  # this host would reject (or drop) the output
+    name = _GEMINI_NATIVE_EVENTS.get(event.name, event.name) if event.dialect == _hosts.GEMINI else event.name
+    return dumps({"hookSpecificOutput": {"hookEventName": name, "additionalContext": text}}) + "\n"
 
 
 def render_deny(event, reason):
     """A PreToolUse deny with ``reason``, in the event's dialect: one JSON line, read at exit 0."""
-    if event.dialect == _hosts.COPILOT:
-        return dumps({"permissionDecision": "deny", "permissionDecisionReason": reason}) + "\n"
+    flat = _hosts.FLAT_DENY.get(event.dialect)
+    if flat is not None:
+        return dumps({flat[0]: "deny", flat[1]: reason}) + "\n"
     return dumps({"hookSpecificOutput": {
         "hookEventName": event.name or "PreToolUse",
         "permissionDecision": "deny",
@@ -187,23 +197,27 @@ def _fill(event, stdin_text, argv_event, host):
         "hook_event_name" not in payload and any(key in payload for key in _FLAT_KEYS))
     native_tool = payload["tool_name"] if "tool_name" in payload else payload.get("toolName")
     event.native_tool_name = native_tool if isinstance(native_tool, str) else ""
-    event.host = host if host in _hosts.HOSTS else _infer_host(payload, flat, event.native_tool_name)
+    event.host = host if host in _hosts.HOSTS else _infer_host(payload, flat, event.native_name, event.native_tool_name)
     if flat:
         event.dialect = _hosts.COPILOT
+    elif event.host in (_hosts.CODEX, _hosts.GEMINI):
+        event.dialect = event.host
     else:
-        event.dialect = _hosts.CODEX if event.host == _hosts.CODEX else _hosts.CLAUDE
+        event.dialect = _hosts.CLAUDE
     event.tool_name = _hosts.TOOLS[event.host].get(event.native_tool_name, event.native_tool_name)
     if event.payload is not None:
         _fill_fields(event, payload)
 
 
-def _infer_host(payload, flat, native_tool):
+def _infer_host(payload, flat, native_event, native_tool):
+    if native_event in _GEMINI_EVENTS or native_tool in _GEMINI_TOOLS:
+        return _hosts.GEMINI
     if flat or native_tool in _COPILOT_TOOLS:
         return _hosts.COPILOT
     if "turn_id" in payload or native_tool in _CODEX_TOOLS:
         return _hosts.CODEX
-    if isinstance(payload.get("timestamp"), str) and "transcript_path" not in payload:
-        return _hosts.COPILOT
+    if isinstance(payload.get("timestamp"), str):  # Claude Code and Codex send none
+        return _hosts.GEMINI if "transcript_path" in payload else _hosts.COPILOT
     return _hosts.CLAUDE
 
 

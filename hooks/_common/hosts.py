@@ -1,21 +1,22 @@
 """What each host does, as data: the one home of host facts for the hooks and the CLI.
 
 Hosts: ``claude`` (Claude Code 2.1.328), ``copilot`` (GitHub Copilot CLI 1.0.102),
-``codex`` (OpenAI Codex CLI 0.169.0); measured with the real binaries
-(docs/e2e.md). Canonical names are Claude Code's: events in PascalCase, tools as
+``codex`` (OpenAI Codex CLI 0.169.0), ``gemini`` (Gemini CLI 0.61.0); measured with the
+real binaries (docs/e2e.md). Canonical names are Claude Code's: events in PascalCase, tools as
 ``Bash``, ``Read``, ... Every table is keyed by host. No functions and no
 imports, so this is free to import on a hot path; ``event.py`` reads it, and the
 CLI loads this same file from the hooks tree (``hookmux.resources.runtime``).
 
 Placeholders in folder templates: ``~`` the home folder, ``{project}``
 ``$CLAUDE_PROJECT_DIR`` or the cwd, ``{cwd}`` the cwd, ``{codex_home}``
-``$CODEX_HOME`` or ``~/.codex``.
+``$CODEX_HOME`` or ``~/.codex``, ``{gemini_home}`` ``~/.gemini`` (or ``--gemini-home``).
 """
 
 CLAUDE = "claude"
 COPILOT = "copilot"
 CODEX = "codex"
-HOSTS = (CLAUDE, COPILOT, CODEX)
+GEMINI = "gemini"
+HOSTS = (CLAUDE, COPILOT, CODEX, GEMINI)
 
 #: native event name -> canonical event name (names a host does not send are absent).
 EVENTS = {
@@ -36,6 +37,17 @@ EVENTS = {
         "PreToolUse", "PermissionRequest", "PostToolUse", "PreCompact", "PostCompact", "SessionStart",
         "SessionEnd", "UserPromptSubmit", "SubagentStart", "SubagentStop", "Stop", "Interrupt",
     )},
+    # Gemini CLI 0.61.0; BeforeModel, AfterModel and BeforeToolSelection have no canonical twin.
+    GEMINI: {
+        "BeforeTool": "PreToolUse",
+        "AfterTool": "PostToolUse",
+        "BeforeAgent": "UserPromptSubmit",
+        "AfterAgent": "Stop",
+        "SessionStart": "SessionStart",
+        "SessionEnd": "SessionEnd",
+        "PreCompress": "PreCompact",
+        "Notification": "Notification",
+    },
 }
 
 #: Canonical events whose payload names a tool (PostToolBatch: one per ``tool_calls`` item).
@@ -59,6 +71,20 @@ TOOLS = {
     },
     # Codex already shows hooks its shell tool as Bash/command; apply_patch is kept.
     CODEX: {"spawn_agent": "Agent"},
+    # Their inputs already have Claude's keys (``command``; ``file_path``, ``old_string``,
+    # ``new_string``; ``file_path``, ``content``), so checks written for Claude's tools read them.
+    GEMINI: {
+        "run_shell_command": "Bash",
+        "replace": "Edit",
+        "write_file": "Write",
+        "read_file": "Read",
+        "glob": "Glob",
+        "grep_search": "Grep",
+        "web_fetch": "WebFetch",
+        "google_web_search": "WebSearch",
+        "activate_skill": "Skill",
+        "invoke_agent": "Agent",
+    },
 }
 
 #: Tool names a row matcher may meet, as the dispatcher sees them (after TOOLS).
@@ -73,20 +99,42 @@ KNOWN_TOOLS = {
         "read_bash", "write_bash", "stop_bash", "list_bash", "web_fetch", "report_intent",
     ),
     CODEX: ("Bash", "apply_patch", "Agent"),
+    GEMINI: (
+        "Bash", "Edit", "Write", "Read", "Glob", "Grep", "WebFetch", "WebSearch", "Skill", "Agent",
+        "list_directory", "save_memory", "write_todos", "update_topic", "enter_plan_mode",
+        "list_background_processes", "read_background_output",
+    ),
 }
 
 #: The shape of hook output each host reads (``event.render_context``/``render_deny``):
 #: ``claude`` nested ``hookSpecificOutput``; ``copilot`` flat camelCase keys; ``codex``
-#: nested and strict (any unknown key makes Codex ignore the whole output). Copilot
-#: loading a Claude-format settings file reads the ``claude`` dialect.
-DIALECTS = {CLAUDE: "claude", COPILOT: "copilot", CODEX: "codex"}
+#: nested and strict (any unknown key makes Codex ignore the whole output); ``gemini``
+#: context nested like Claude's, but a deny is flat (``FLAT_DENY``) (the nested deny alone
+#: is ignored there: the tool runs). Copilot loading a Claude-format settings file reads
+#: the ``claude`` dialect.
+DIALECTS = {CLAUDE: "claude", COPILOT: "copilot", CODEX: "codex", GEMINI: "gemini"}
+
+#: Dialects whose deny is one flat JSON object ``{decision key: "deny", reason key: R}``, read
+#: at exit 0 (the others nest it in ``hookSpecificOutput``). Copilot: ``Denied by preToolUse
+#: hook: R``. Gemini CLI 0.61.0 (BeforeTool): ``Tool execution blocked: R``; never ``"ask"``
+#: there (a headless run hangs), and no reason on an allow (Gemini joins the reasons of all
+#: parallel hooks into any deny).
+FLAT_DENY = {COPILOT: ("permissionDecision", "permissionDecisionReason"), GEMINI: ("decision", "reason")}
 
 #: Canonical events whose output may carry ``additionalContext``, for hosts that reject it
 #: elsewhere (Codex 0.169.0 fails the hook: Stop, SubagentStop, PreCompact, ... get nothing).
 #: A host not listed takes it on every event.
 CONTEXT_EVENTS = {
     CODEX: ("PreToolUse", "PostToolUse", "SessionStart", "UserPromptSubmit", "SubagentStart"),
+    # Gemini drops BeforeTool context and ignores it elsewhere; AfterTool appends it to the
+    # tool's output as <hook_context>...</hook_context>.
+    GEMINI: ("PostToolUse", "UserPromptSubmit", "SessionStart"),
 }
+
+#: Hosts whose model never reads advice given before a call: the advisory rows of the first
+#: event run on the second instead, after the call (and not on the first), worded for a call
+#: that already ran (the check reads the event name).
+ADVICE_AFTER = {GEMINI: ("PreToolUse", "PostToolUse")}
 
 #: Canonical tool names a row matcher may also select a tool by. Codex's hooks see every
 #: edit as ``apply_patch`` and its own matchers take ``Edit``/``Write`` for it: rows written
@@ -102,13 +150,18 @@ EXIT_POLICY = {
     CLAUDE: {"ok": 0, "block": 2, "error_blocks": False},
     COPILOT: {"ok": 0, "block": 2, "error_blocks": True},
     CODEX: {"ok": 0, "block": 2, "error_blocks": False},
+    # Gemini: exit 2 or >= 3 with any text (bash's 127 "No such file" too) blocks the call;
+    # the wiring's command line exits 0 silently when the script or interpreter is gone.
+    GEMINI: {"ok": 0, "block": 2, "error_blocks": True},
 }
 
 #: The tool a host runs skills through, and the one it runs agents through (native names).
-SKILL_TOOL = {CLAUDE: "Skill", COPILOT: "skill", CODEX: None}
-AGENT_TOOL = {CLAUDE: "Agent", COPILOT: "task", CODEX: "spawn_agent"}
+#: Gemini rejects an unknown skill or agent name before any hook: the skill/agent redirect
+#: is not wired there (docs/skill-redirect.md), so its folder tables below stay empty.
+SKILL_TOOL = {CLAUDE: "Skill", COPILOT: "skill", CODEX: None, GEMINI: "activate_skill"}
+AGENT_TOOL = {CLAUDE: "Agent", COPILOT: "task", CODEX: "spawn_agent", GEMINI: "invoke_agent"}
 #: The argument of the agent tool that names the agent.
-AGENT_PARAM = {CLAUDE: "subagent_type", COPILOT: "agent_type", CODEX: "agent_type"}
+AGENT_PARAM = {CLAUDE: "subagent_type", COPILOT: "agent_type", CODEX: "agent_type", GEMINI: "agent_name"}
 
 #: Folders each host loads skills from (``<root>/<name>/SKILL.md``; Copilot: ``<root>/**/SKILL.md``),
 #: in its order. Agents, skills and commands of a repository load from a session started in a
@@ -122,21 +175,24 @@ SKILL_DIRS = {
     ),
     # Codex 0.169.0: <root>/**/SKILL.md, named by frontmatter ``name``; ~/.agents/skills too (measured).
     CODEX: ("{codex_home}/skills", "~/.agents/skills", "{project}/.agents/skills", "{project}/.codex/skills"),
+    GEMINI: (),
 }
 #: Folders each host loads agents from (any depth), and the file name ending that makes one.
 AGENT_DIRS = {
     CLAUDE: ("~/.claude/agents", "{project}/.claude/agents"),
     COPILOT: ("~/.copilot/agents", "{project}/.github/agents", "{project}/.claude/agents"),
     CODEX: ("{codex_home}/agents",),
+    GEMINI: (),
 }
 #: Folders of commands (``NAME.md``) the host runs through its skill tool.
-COMMAND_DIRS = {CLAUDE: ("{project}/.claude/commands", "~/.claude/commands"), COPILOT: (), CODEX: ()}
+COMMAND_DIRS = {CLAUDE: ("{project}/.claude/commands", "~/.claude/commands"), COPILOT: (), CODEX: (), GEMINI: ()}
 #: Agents a host runs without any file (Copilot's task tool also accepts ``rubber-duck``,
 #: which its ``agent_type`` enum does not list).
 BUILTIN_AGENTS = {
     CLAUDE: ("claude", "Explore", "general-purpose", "Plan", "statusline-setup"),
     COPILOT: ("explore", "task", "general-purpose", "code-review", "research", "security-review", "rubber-duck"),
     CODEX: ("default", "explorer", "worker"),
+    GEMINI: (),
 }
 #: Skills a host runs without any file.
 BUILTIN_SKILLS = {
@@ -147,12 +203,14 @@ BUILTIN_SKILLS = {
     ),
     COPILOT: ("customize-cloud-agent", "github-pr-media"),
     CODEX: (),
+    GEMINI: (),
 }
-AGENT_SUFFIX = {CLAUDE: ".md", COPILOT: ".agent.md", CODEX: ".toml"}
+AGENT_SUFFIX = {CLAUDE: ".md", COPILOT: ".agent.md", CODEX: ".toml", GEMINI: ".md"}
 
 #: The user-level file hookmux wires its hooks into.
 SETTINGS_FILE = {
     CLAUDE: "~/.claude/settings.json",
     COPILOT: "~/.copilot/hooks/hookmux.json",
     CODEX: "{codex_home}/hooks.json",
+    GEMINI: "{gemini_home}/settings.json",
 }

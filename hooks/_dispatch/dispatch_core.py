@@ -113,11 +113,11 @@ def dispatch(call, manifest, stdin_text, runner=None, breaker=False):
     """One Outcome per row of ``call``'s event in ``manifest``, after running the selected ones
     (with ``breaker``, the selected ones whose circuit breaker is not open)."""
     tool_names = call.tool_names()
-    outcomes = [Outcome(row) for row in manifest.rows(call.name)]
+    outcomes, deferred = _event_outcomes(call, manifest)
     jobs = []
     for outcome in outcomes:
         row = outcome.row
-        outcome.why_not = row.problem or _why_not_selected(row, call, tool_names)
+        outcome.why_not = row.problem or deferred.get(id(outcome)) or _why_not_selected(row, call, tool_names)
         if outcome.why_not is None:
             outcome.selected = True
             jobs.append(outcome)
@@ -146,6 +146,23 @@ def _breaker(hooks_root):
         return breaker.load(hooks_root)
     except Exception:
         return None
+
+
+def _event_outcomes(call, manifest):
+    """The outcomes of this event's rows, and why-nots for rows deferred to after the call.
+
+    On a host whose model never reads advice before a call (``hosts.ADVICE_AFTER``: Gemini),
+    the advising rows of the before-event run on the after-event instead, behind its own rows.
+    """
+    before_after = _hosts.ADVICE_AFTER.get(call.host)
+    outcomes = [Outcome(row) for row in manifest.rows(call.name)]
+    if before_after is None or call.name not in before_after:
+        return outcomes, {}
+    before, after = before_after
+    if call.name == after:
+        return outcomes + [Outcome(row) for row in manifest.rows(before) if row.emits], {}
+    why = "%s: advice runs on %s, after the call" % (call.host, after)
+    return outcomes, {id(outcome): why for outcome in outcomes if outcome.row.emits}
 
 
 def conclude(jobs):

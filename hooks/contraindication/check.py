@@ -13,6 +13,10 @@ yet announced surfaces the whole finding again, unless every such row was advise
 before (in any session) and calibrated silence finds it fatigued
 (hooks/calibrated-silence, docs/calibrated-silence.md).
 
+On a host whose model never reads advice before a call (Gemini CLI, ``hosts.ADVICE_AFTER``)
+it stays silent before the call and advises after it, in words for a call that already
+ran (``after_the_fact.py``).
+
 Runs standalone (``python -S check.py < payload``) or under hooks/_dispatch,
 which passes the manifest row's ``args`` to ``main``. ``--registry PATH`` swaps
 the registry file.
@@ -27,6 +31,7 @@ except ImportError:  # standalone: the hooks root is not on sys.path
     sys.path.append(os.path.dirname(_HERE))
     import _common
 from _common import event as _event
+from _common import hosts as _hosts
 
 REGISTRY = os.path.join(_HERE, "contraindications.json")
 NAMESPACE = "contraindication"
@@ -81,7 +86,11 @@ def _registry_path(argv):
 def advise(stdin_text, registry_path=REGISTRY):
     """The JSON line to print for this payload, or "" to stay silent."""
     call = _event.parse(stdin_text)
-    if call.payload is None or call.name not in ("", "PreToolUse") or call.tool_response is not None:
+    before_after = _hosts.ADVICE_AFTER.get(call.host, (None, None))
+    after = call.name == before_after[1]
+    if call.payload is None or call.name == before_after[0]:
+        return ""
+    if not after and (call.name not in ("", "PreToolUse") or call.tool_response is not None):
         return ""
     if not call.tool_name:
         return ""
@@ -93,8 +102,12 @@ def advise(stdin_text, registry_path=REGISTRY):
     new_ids = _first_time(session_id, ids)
     if not new_ids or session_id and not _silence_allows(new_ids, session_id, stdin_text):
         return ""
-    call.name = "PreToolUse"  # a payload without hook_event_name is read as one
-    output = _event.render_context(call, _common.redact_text(_advisory(call.tool_name, rows), MAX_CONTEXT_CHARS))
+    if after:
+        text = _after_the_fact().advisory(_advisory_tool_name(call.native_tool_name), rows, _clip)
+    else:
+        call.name = "PreToolUse"  # a payload without hook_event_name is read as one
+        text = _advisory(call.tool_name, rows)
+    output = _event.render_context(call, _common.redact_text(text, MAX_CONTEXT_CHARS))
     if session_id:
         _silence_record(rows, session_id, stdin_text)
     return output
@@ -591,6 +604,26 @@ def _silence():
 
 
 _LOADED = {}
+
+
+def _after_the_fact():
+    """after_the_fact.py beside this file, loaded by path (as ``_silence``) once a row matched after a call."""
+    module = _LOADED.get("after")
+    if module is None:
+        from importlib._bootstrap import module_from_spec
+        from importlib._bootstrap_external import spec_from_file_location
+
+        spec = spec_from_file_location("hookmux_after_the_fact", os.path.join(_HERE, "after_the_fact.py"))
+        module = module_from_spec(spec)
+        spec.loader.exec_module(module)
+        module = _LOADED.setdefault("after", module)
+    return module
+
+
+def _advisory_tool_name(tool_name):
+    import re
+
+    return tool_name if re.fullmatch(_SAFE_TOOL_NAME, tool_name) else "tool"
 
 
 _SAFE_TOOL_NAME = r"[A-Za-z][A-Za-z0-9_.:-]{0,63}"

@@ -1,5 +1,5 @@
 """Matcher facts: which tool names a matcher reaches on which host, how a settings matcher is
-widened, and how one is said in Copilot's and Codex's own files.
+widened, and how one is said in Copilot's, Codex's and Gemini's own files.
 
 Four spellings of "which tools":
 
@@ -42,6 +42,10 @@ def _codex_tools() -> dict[str, tuple[str, ...]]:
 
 
 CODEX_TOOLS = _codex_tools()
+GEMINI_TOOL_EVENTS = ("BeforeTool", "AfterTool")  # Gemini matches these on the tool name
+GEMINI_NO_MATCHER_EVENTS = ("BeforeAgent", "AfterAgent")  # and ignores a matcher on these
+# Gemini's tool name -> the names a settings matcher may select it by.
+GEMINI_TOOLS = {native: (native, canonical) for native, canonical in _hosts.TOOLS[_hosts.GEMINI].items()}
 
 
 def every_tool(matcher) -> bool:
@@ -145,6 +149,21 @@ def codex_matcher(settings_matcher: str | None, event: str) -> str | None | bool
     if names is None:
         return None
     return "|".join(names) if names else False
+
+
+def gemini_matcher(settings_matcher: str | None, event: str) -> str | None | bool:
+    """The Gemini matcher (an unanchored JavaScript regex over Gemini's own tool names) for a
+    manifest ``settings_matcher``: the Gemini tools whose name or canonical name it selects,
+    anchored; None for every tool or an event without a matcher, False when it selects no tool
+    Gemini has (the entry is left out). ``event`` is Gemini's name."""
+    if event in GEMINI_NO_MATCHER_EVENTS:
+        return None
+    if event not in GEMINI_TOOL_EVENTS:
+        return settings_matcher or None
+    names = _natives(settings_matcher, GEMINI_TOOLS)
+    if names is None:
+        return None
+    return "^(?:" + "|".join(names) + ")$" if names else False
 
 
 def row_matcher(host, matcher: str | None) -> str | None:

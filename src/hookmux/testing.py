@@ -26,7 +26,9 @@ sends, modelled on the payloads measured with the real binaries (docs/e2e.md). H
   ``tool_args_as_string=True`` sends ``toolArgs`` as a JSON string, as older versions do);
 - ``copilot-claude``: Copilot loading a Claude-format ``.claude/settings.json``
   (snake_case, an ISO ``timestamp``, Copilot's lower-case tool names);
-- ``codex``: OpenAI Codex CLI (snake_case, ``turn_id``, ``model``).
+- ``codex``: OpenAI Codex CLI (snake_case, ``turn_id``, ``model``);
+- ``gemini``: Gemini CLI (snake_case, its own event and tool names -- ``BeforeTool``,
+  ``run_shell_command`` -- an ISO ``timestamp``; ``tool_response`` ``{llmContent, returnDisplay}``).
 
 Tool names are given the Claude Code way (``Bash``, ``Read``, ``Edit``...) and sent in the
 host's own spelling.
@@ -50,7 +52,7 @@ __all__ = [
     "stop", "subagent_stop", "context_of",
 ]
 
-HOSTS = ("claude", "copilot", "copilot-claude", "codex")
+HOSTS = ("claude", "copilot", "copilot-claude", "codex", "gemini")
 SESSION = "hookmux-test-session"
 BLOCK_NOTE = "tried to block: the dispatcher only advises"
 _EMITTED = re.compile(r" emitted (\d+) chars(?!.*dropped)")
@@ -233,11 +235,13 @@ _COPILOT_EVENTS = {canonical: native for native, canonical in _hosts.EVENTS[_hos
 _NATIVE_TOOLS = {"claude": {}, "codex": {v: k for k, v in _hosts.TOOLS[_hosts.CODEX].items()},
                  "copilot": {v: k for k, v in _hosts.TOOLS[_hosts.COPILOT].items()}}
 _NATIVE_TOOLS["copilot-claude"] = _NATIVE_TOOLS["copilot"]
+_NATIVE_TOOLS["gemini"] = {v: k for k, v in _hosts.TOOLS[_hosts.GEMINI].items()}
+_GEMINI_EVENTS = {canonical: native for native, canonical in _hosts.EVENTS[_hosts.GEMINI].items()}
 _TIMESTAMP_MS = 1_764_500_000_000
 
 
 def _canonical(event: str) -> str:
-    return _hosts.EVENTS[_hosts.COPILOT].get(event, event)
+    return _hosts.EVENTS[_hosts.COPILOT].get(event) or _hosts.EVENTS[_hosts.GEMINI].get(event, event)
 
 
 def _check_host(host: str) -> None:
@@ -257,6 +261,12 @@ def _base(event: str, host: str, session_id: str, cwd: str | None) -> tuple[str,
     if host == "copilot-claude":
         return event, {"hook_event_name": event, "session_id": session_id,
                        "timestamp": "2026-11-30T10:00:00.000Z", "cwd": cwd}
+    if host == "gemini":
+        native = _GEMINI_EVENTS.get(event)
+        if native is None:
+            raise ValueError(f"Gemini CLI has no {event} hook")
+        return native, {"session_id": session_id, "transcript_path": f"/tmp/{session_id}.jsonl", "cwd": cwd,
+                        "hook_event_name": native, "timestamp": "2026-12-01T08:43:12.367Z"}
     common = {"session_id": session_id, "transcript_path": f"/tmp/{session_id}.jsonl", "cwd": cwd,
               "hook_event_name": event}
     if host == "codex":
@@ -300,6 +310,8 @@ def post_tool_use(tool: str, tool_input: dict | None = None, response="", *, hos
     fields = _tool_fields(host, tool, dict(tool_input or {}), tool_args_as_string)
     if host == "copilot":
         fields["toolResult"] = {"resultType": "success", "textResultForLlm": str(response)}
+    elif host == "gemini":
+        fields["tool_response"] = {"llmContent": str(response), "returnDisplay": str(response)}
     else:
         fields["tool_response"] = response
     return _call("PostToolUse", host, fields, session_id, cwd, extra)
@@ -331,6 +343,8 @@ def stop(stop_hook_active: bool = False, *, host: str = "claude", session_id: st
     a Stop check must be silent when ``stop_hook_active`` is true (the dispatcher ensures it)."""
     fields = {} if host == "copilot" else {"stop_hook_active": stop_hook_active,
                                              "last_assistant_message": last_assistant_message}
+    if host == "gemini":  # AfterAgent (measured, Gemini CLI 0.61.0)
+        fields = {"prompt": "", "prompt_response": last_assistant_message, "stop_hook_active": stop_hook_active}
     return _call("Stop", host, fields, session_id, cwd, extra)
 
 

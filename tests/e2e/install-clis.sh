@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
-# Install the pinned Claude Code, GitHub Copilot CLI and OpenAI Codex CLI that tests/e2e drives,
-# from the npm registry, into <repo>/.e2e (git-ignored). A CLI already present at its pinned
-# version is left alone; with all three present this is a no-op.
+# Install the pinned Claude Code, GitHub Copilot CLI, OpenAI Codex CLI and Gemini CLI that
+# tests/e2e drives, from the npm registry, into <repo>/.e2e (git-ignored). A CLI already present
+# at its pinned version is left alone; with all four present this is a no-op.
 # Another version: HOOKMUX_E2E_CLAUDE_VERSION=X HOOKMUX_E2E_COPILOT_VERSION=Y HOOKMUX_E2E_CODEX_VERSION=Z
+# HOOKMUX_E2E_GEMINI_VERSION=W
 # bash tests/e2e/install-clis.sh (then run pytest with the same variables set).
 set -euo pipefail
 
@@ -13,6 +14,7 @@ pin() { local key="HOOKMUX_E2E_$1_VERSION"; echo "${!key:-$(sed -n "s/^$key=//p"
 claude_version="$(pin CLAUDE)"
 copilot_version="$(pin COPILOT)"
 codex_version="$(pin CODEX)"
+gemini_version="$(pin GEMINI)"
 prefix="${HOOKMUX_E2E_PREFIX:-$repo/.e2e}"
 
 case "$(uname -s)-$(uname -m)" in
@@ -25,17 +27,21 @@ esac
 claude="$prefix/node_modules/@anthropic-ai/claude-code-$platform/claude"
 copilot="$prefix/node_modules/@github/copilot-$platform/copilot"
 codex="$prefix/node_modules/@openai/codex-$platform/vendor/$triple/bin/codex"
+# Gemini CLI is a Node program (one bundled script, Node >= 20), run by the node on PATH.
+gemini="$prefix/node_modules/@google/gemini-cli/bundle/gemini.js"
 
 # has BINARY EXPECTED_TEXT: the binary exists and its --version output contains the text.
 has() { [ -x "$1" ] && "$1" --version 2>/dev/null | grep -qF "$2"; }
 claude_ok() { has "$claude" "$claude_version (Claude Code)"; }
 copilot_ok() { has "$copilot" "Copilot CLI $copilot_version."; }
 codex_ok() { has "$codex" "codex-cli $codex_version"; }
+gemini_ok() { [ -f "$gemini" ] && node "$gemini" --version 2>/dev/null | grep -qxF "$gemini_version"; }
 
 wanted=()
 claude_ok || wanted+=("@anthropic-ai/claude-code@$claude_version")
 copilot_ok || wanted+=("@github/copilot@$copilot_version")
 codex_ok || wanted+=("@openai/codex@$codex_version")
+gemini_ok || wanted+=("@google/gemini-cli@$gemini_version")
 
 if [ "${#wanted[@]}" -gt 0 ]; then
   command -v npm >/dev/null || { echo "install-clis.sh: npm not found (needs Node.js + npm)" >&2; exit 1; }
@@ -47,7 +53,9 @@ if [ "${#wanted[@]}" -gt 0 ]; then
   claude_ok || { echo "install-clis.sh: expected Claude Code $claude_version at $claude" >&2; exit 1; }
   copilot_ok || { echo "install-clis.sh: expected Copilot CLI $copilot_version at $copilot" >&2; exit 1; }
   codex_ok || { echo "install-clis.sh: expected Codex CLI $codex_version at $codex" >&2; exit 1; }
+  gemini_ok || { echo "install-clis.sh: expected Gemini CLI $gemini_version at $gemini" >&2; exit 1; }
 fi
 echo "claude:  $claude ($("$claude" --version))"
 echo "copilot: $copilot ($("$copilot" --version | head -n 1))"
 echo "codex:   $codex ($("$codex" --version))"
+echo "gemini:  $gemini ($(node "$gemini" --version))"

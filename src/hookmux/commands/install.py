@@ -31,6 +31,9 @@ def add_location_flags(parser: argparse.ArgumentParser) -> None:
                              "(DIR is Codex's CODEX_HOME, normally ~/.codex)")
     parser.add_argument("--codex-bin", metavar="PATH",
                         help="the codex binary that trusts the hooks (default: codex on PATH)")
+    parser.add_argument("--gemini-home", metavar="DIR",
+                        help="also wire Gemini CLI: DIR/settings.json (~/.gemini for the user, "
+                             "<project>/.gemini for one trusted project)")
 
 
 def configure(parser: argparse.ArgumentParser) -> None:
@@ -55,6 +58,7 @@ def run(args: argparse.Namespace) -> int:
     settings = absolute(args.settings)
     copilot_dir = absolute(args.copilot_hooks_dir) if args.copilot_hooks_dir else None
     codex_home = absolute(args.codex_home) if args.codex_home else None
+    gemini_home = absolute(args.gemini_home) if args.gemini_home else None
     agents_dirs = [str(absolute(d)) for d in args.agents_dir]
     source = absolute(args.source) if args.source else None
     if source is not None and not (source / "_dispatch" / "manifest.json").is_file():
@@ -90,7 +94,8 @@ def run(args: argparse.Namespace) -> int:
     try:
         # planning first refuses bad input before even the lock file is created
         plan = install_plan.plan_install(target, settings, copilot_dir, python, agents_dirs, source, codex_home,
-                                         serve=args.serve, preview=args.dry_run, readopt=Carry)
+                                         serve=args.serve, preview=args.dry_run, readopt=Carry,
+                                         gemini_home=gemini_home)
         if args.dry_run:
             show.describe(plan, out)
             return 0
@@ -98,7 +103,7 @@ def run(args: argparse.Namespace) -> int:
             if args.serve and _serve_files().move_if_held(str(target)):  # issue 32: a squatted port
                 err.write("hookmux: the kept serve port is held by another user's process: moved to a new one\n")
             plan = install_plan.plan_install(target, settings, copilot_dir, python, agents_dirs, source, codex_home,
-                                             serve=args.serve, readopt=Carry)
+                                             serve=args.serve, readopt=Carry, gemini_home=gemini_home)
             trusted_before = codex_install.snapshot(plan, codex_bin)
             code = apply.execute(plan, out, err)
     except (JsonFileError, InstallError) as exc:

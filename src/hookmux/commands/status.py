@@ -25,12 +25,13 @@ def run(args: argparse.Namespace) -> int:
     target = absolute(args.target)
     copilot_dir = absolute(args.copilot_hooks_dir) if args.copilot_hooks_dir else None
     codex_home = absolute(args.codex_home) if args.codex_home else None
+    gemini_home = absolute(args.gemini_home) if args.gemini_home else None
     try:
         codex_bin = codex_trust.find_codex(args.codex_bin)
     except codex_trust.CodexTrustError as exc:
         sys.stderr.write(f"hookmux: {exc}\n")
         return 1
-    report = status(target, absolute(args.settings), copilot_dir, codex_home)
+    report = status(target, absolute(args.settings), copilot_dir, codex_home, gemini_home)
     codex_install.annotate_status(report, codex_bin)
     # The other way of installing (plugin) and the manifest layers (docs/install.md).
     installs = plugin_installs.found(project=os.getcwd(), codex_home=codex_home, claude_settings=args.settings)

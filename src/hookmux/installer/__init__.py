@@ -17,4 +17,5 @@ jsonedit      rewrite JSON text keeping the user's formatting where the data did
 journal       file operations that know how to undo themselves
 atomic        crash-safe writes, backups, fault-injection points
 inspect       what ``hookmux status`` reports
+gemini_hooks  what Gemini CLI's settings.json gets (its events, ms timeouts, silent fail-open lines)
 """

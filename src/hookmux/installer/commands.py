@@ -9,7 +9,7 @@ writes it, in any form hookmux ever wrote or a user may reasonably edit it into:
 are ``-S``, ``-E``, ``-SE``, ``-X opt``...; script options are the ones the script accepts
 (dispatcher: ``--trace``, ``--manifest PATH``, ``--hooks-root DIR``, also as ``--opt=value``;
 gate: ``--skills-dir DIR``); the suffix is ``|| true`` (also ``|| :``, ``; true``, ``|| exit 0``)
-or none (before 0.x). It belongs to a target when the script lies directly in that target,
+or none (before 0.x), after ``2>/dev/null`` on Gemini CLI. It belongs to a target when the script lies directly in that target,
 compared by real path (a symlinked HOME is one target, not two).
 
 ``references`` is looser: any word of any command that names one of a target's two scripts.
@@ -38,6 +38,7 @@ OPTIONS = {
 # An HTTP hook of ``install --serve``: the dispatcher, answered by ``hookmux serve``.
 _SERVE_URL = re.compile(r"http://127\.0\.0\.1:(\d{1,5})/([0-9a-f]{64})/([A-Za-z]{1,64})")
 SUFFIXES = (("||", "true"), ("||", ":"), (";", "true"), ("||", "exit", "0"), (";", "exit", "0"))
+SILENT_STDERR = "2>/dev/null"
 
 
 @dataclass(frozen=True)
@@ -84,6 +85,8 @@ def parse(command: object) -> HookmuxCommand | None:
         if tuple(tokens[-len(suffix):]) == suffix:
             tokens, fail_open = tokens[: -len(suffix)], True
             break
+    if tokens and tokens[-1] == SILENT_STDERR:  # Gemini's form (installer/gemini_hooks.py)
+        tokens = tokens[:-1]
     if any(t in (";", "|", "||", "&", "&&") for t in tokens):
         return None
     index = 1
@@ -156,7 +159,7 @@ def ours(command: object, target: os.PathLike | str) -> HookmuxCommand | None:
 
 
 def references(command: object, target: os.PathLike | str) -> bool:
-    """Any word of ``command`` names the dispatcher or the gate of ``target``."""
+    """Any word of ``command`` names one of the scripts of ``target`` (``ROLES``)."""
     if not isinstance(command, str):
         return False
     scripts = {real(Path(target).joinpath(*tail)) for tail in ROLES.values()}

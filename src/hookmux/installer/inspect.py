@@ -10,8 +10,9 @@ from hookmux import breakers, resources
 from hookmux.installer import commands, entries, jsonfile, manifest_merge, merge, record as records, tree
 from hookmux.installer.jsonfile import JsonFileError
 from hookmux.installer.codex_hooks import hooks_file as codex_file
+from hookmux.installer.gemini_hooks import settings_file as gemini_file
 from hookmux.installer.plan import version
-from hookmux.installer.wiring_files import CLAUDE, CODEX, COPILOT, HOSTS, copilot_file, same_file_key
+from hookmux.installer.wiring_files import CLAUDE, CODEX, COPILOT, GEMINI, HOSTS, copilot_file, same_file_key
 
 
 def _executable(path: str) -> bool:
@@ -63,14 +64,15 @@ def _compare(report: dict, data: dict, host, target: Path, wanted: list) -> None
         report["unexpected"] += [f"{event} {role}" for _ in slots]
 
 
-def status(target: Path, settings: Path | None, copilot_dir: Path | None, codex_home: Path | None = None) -> dict:
+def status(target: Path, settings: Path | None, copilot_dir: Path | None, codex_home: Path | None = None,
+           gemini_home: Path | None = None) -> dict:
     report: dict = {"target": str(target), "package": version(), "installed": False, "problems": []}
     rec = _record(target, report["problems"])
     manifest = _installed(report, target, rec) if rec else None
     if not rec:
         report["problems"].append(f"{target}: hookmux is not installed here (no {records.NAME})")
     report["wired"] = []
-    for name, host in _wired_files(rec, settings, copilot_dir, codex_home).items():
+    for name, host in _wired_files(rec, settings, copilot_dir, codex_home, gemini_home).items():
         report["wired"].append(_wired_report(report, name, host, target, rec, manifest))
     if rec:
         from hookmux.installer.warm_pool import pools_of, refusal
@@ -183,13 +185,15 @@ def _hooks_root(report: dict, target: Path) -> dict | None:
     return manifest
 
 
-def _wired_files(rec, settings: Path | None, copilot_dir: Path | None, codex_home: Path | None) -> dict:
+def _wired_files(rec, settings: Path | None, copilot_dir: Path | None, codex_home: Path | None,
+                 gemini_home: Path | None = None) -> dict:
     """file -> host: the recorded ones, then those named on the command line."""
     wired: dict[str, object] = {}
     for name, info in (rec.wired.items() if rec else ()):
         wired[name] = HOSTS.get(info.get("host"), CLAUDE)
     for path, host in ((settings, CLAUDE), (copilot_file(copilot_dir) if copilot_dir else None, COPILOT),
-                       (codex_file(codex_home) if codex_home else None, CODEX)):
+                       (codex_file(codex_home) if codex_home else None, CODEX),
+                       (gemini_file(gemini_home) if gemini_home else None, GEMINI)):
         if path is not None and not same_file_key(wired, path):
             wired[str(path)] = host
     return wired

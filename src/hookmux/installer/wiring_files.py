@@ -5,7 +5,7 @@ import os
 from dataclasses import dataclass
 from pathlib import Path
 
-from hookmux.installer import codex_hooks, commands, entries, merge
+from hookmux.installer import codex_hooks, commands, entries, gemini_hooks, merge
 
 COPILOT_FILE = "hookmux.json"
 
@@ -29,7 +29,8 @@ class Host:
 CLAUDE = Host("claude", merge.CLAUDE, entries.claude_entries)
 COPILOT = Host("copilot", merge.COPILOT, entries.copilot_entries)
 CODEX = Host("codex", merge.CLAUDE, codex_hooks.entries)
-HOSTS = {"claude": CLAUDE, "copilot": COPILOT, "codex": CODEX}
+GEMINI = Host("gemini", merge.CLAUDE, gemini_hooks.entries)
+HOSTS = {"claude": CLAUDE, "copilot": COPILOT, "codex": CODEX, "gemini": GEMINI}
 
 
 def absolute(path: os.PathLike | str) -> Path:

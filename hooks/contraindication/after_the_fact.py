@@ -1,0 +1,125 @@
+"""The contraindication advisory for a call that already ran (Gemini CLI: ``hosts.ADVICE_AFTER``).
+
+Gemini drops context given before a tool call, so there the advisory arrives with the
+tool's output. "Safer: do X instead" is too late then; what helps is how to check the
+damage and undo it. ``NOW`` says that per row id; a row without an entry gets its harm and
+its safer way for next time. Loaded by check.py only when a row matched after a call.
+"""
+
+#: Row id -> what to do now that the command has run.
+NOW = {
+    "GIT-FORCE-PUSH-MAIN": (
+        "Check what the remote branch points to now (`git ls-remote origin main`) against your "
+        "`git reflog` and teammates' clones; commits that were overwritten can be pushed back from "
+        "any clone or reflog that still has them (`git push origin <sha>:main`) -- tell the team first."),
+    "GIT-RESET-HARD": (
+        "The previous commit is still in `git reflog` (`git reset --hard HEAD@{1}` goes back to it). "
+        "Uncommitted edits to tracked files are gone unless they were staged (`git fsck --lost-found` "
+        "lists dangling blobs) or an editor kept local history."),
+    "GIT-CLEAN-IGNORED": (
+        "Deleted untracked and ignored files were never in git: restore `.env` files, local configs "
+        "and credentials from backups or your secrets manager; `git status --ignored` shows what is left."),
+    "GIT-COMMIT-NO-VERIFY": (
+        "Run the skipped hooks on that commit now (`pre-commit run --from-ref HEAD~1 --to-ref HEAD`) "
+        "and amend it if they report or change anything, before pushing."),
+    "PS-REMOVE-ITEM-RECURSE-ROOT": (
+        "Stop and check what is left (`Get-ChildItem` of the target). Remove-Item bypasses the "
+        "Recycle Bin: restore from backups, File History or OneDrive's version history."),
+    "CURL-PIPE-SHELL": (
+        "The downloaded script ran with your privileges: review its output above and what it changed "
+        "(new files on PATH, shell rc files, crontab, services); download it again to a file and read it."),
+    "CHMOD-777-RECURSIVE": (
+        "Tighten the permissions now: `chmod -R u+rwX,go-w <dir>` (or restore them from a backup "
+        "or a fresh checkout); check that no file was changed by another user meanwhile."),
+    "SQL-DROP": (
+        "Check which server and database the client was connected to; restore the object from the "
+        "latest dump or point-in-time recovery before more writes land."),
+    "KUBECTL-DELETE-NAMESPACE": (
+        "Check `kubectl config current-context` to see which cluster it was; re-create the namespace "
+        "from its manifests or GitOps repository; volumes with a Retain policy may survive (`kubectl get pv`)."),
+    "TERRAFORM-DESTROY": (
+        "See what is left with `terraform state list` and the provider's console; re-create from the "
+        "code with `terraform apply` and restore data from snapshots or backups."),
+    "TERRAFORM-AUTO-APPROVE": (
+        "Review what was applied: `terraform show` and the run's output above; `terraform plan` now "
+        "shows any drift left to fix."),
+    "PACKAGE-PUBLISH": (
+        "Check the published version on the registry; a version number cannot be reused: if it was a "
+        "mistake, deprecate or yank it (`npm deprecate`, `npm unpublish` within 72 h, PyPI's yank) and "
+        "publish a fixed version."),
+    "DOCKER-SYSTEM-PRUNE-ALL": (
+        "Removed images are pulled or rebuilt on demand; check `docker volume ls` if `--volumes` was "
+        "given: pruned volumes come back only from backups."),
+    "DD-TO-DEVICE": (
+        "Stop writing to that device: recovery tools (testdisk, photorec) need it untouched; check "
+        "with `lsblk -f` which device it was."),
+    "MKFS-DEVICE": (
+        "Stop writing to that device: the old partition's data may still be recoverable (testdisk) "
+        "while nothing new is written; check with `lsblk -f` which device it was."),
+    "CLOUD-STORAGE-RECURSIVE-DELETE": (
+        "With versioning on, the objects can be restored (list them with `aws s3api "
+        "list-object-versions` and remove the delete markers); otherwise restore from a backup or replica."),
+    "GIT-PUSH-FORCE": (
+        "Check what the remote branch points to now (`git ls-remote origin <branch>`) against your "
+        "`git reflog`; commits that were overwritten can be pushed back from any clone or reflog that "
+        "still has them (`git push origin <sha>:<branch>`) -- tell whoever shares the branch."),
+    "GIT-RESET-MERGE": (
+        "The previous commit is still in `git reflog` (`git reset --hard HEAD@{1}` goes back to it); "
+        "unstaged edits in the reset files are gone unless an editor kept local history."),
+    "GIT-CLEAN-FORCE": (
+        "Deleted untracked files were never in git: restore them from backups or an editor's local "
+        "history; `git status` shows what is left."),
+    "GIT-STASH-DROP": (
+        "A dropped stash survives as an unreachable commit until garbage collection: find it with "
+        "`git fsck --unreachable | grep commit` (or the hash printed by the drop) and bring it back "
+        "with `git stash apply <sha>`; do not run `git gc` meanwhile."),
+    "GIT-BRANCH-FORCE-DELETE": (
+        "The branch's last commit is still in `git reflog` (and in the hash printed by the delete): "
+        "`git branch <name> <sha>` brings the branch back."),
+    "GIT-CHECKOUT-DISCARD": (
+        "Discarded edits are gone unless they were staged (`git fsck --lost-found` lists dangling "
+        "blobs) or an editor kept local history; committed work is untouched."),
+    "GIT-SWITCH-DISCARD": (
+        "Discarded edits are gone unless they were staged (`git fsck --lost-found` lists dangling "
+        "blobs) or an editor kept local history; `git reflog` shows the branch you came from."),
+    "GIT-RESTORE-WORKTREE": (
+        "Overwritten edits are gone unless an editor kept local history; `git diff` shows what the "
+        "files hold now."),
+    "GIT-WORKTREE-REMOVE-FORCE": (
+        "Its commits are safe (they live in the main repository: `git branch -a`, `git reflog`); its "
+        "uncommitted and untracked files are gone unless backups or an editor's history have them. "
+        "`git worktree prune` tidies what is left."),
+    "RM-RECURSIVE-OUTSIDE": (
+        "Stop and check what is left (`ls -la` of the target) before running anything else there. "
+        "rm keeps no trash: restore from backups or snapshots; inside a repository `git status` and "
+        "`git restore .` bring back tracked files."),
+    "RM-RECURSIVE-UNKNOWN": (
+        "Check what the search or the input produced (run it again without the delete) and what is "
+        "left; rm keeps no trash: restore from backups, or tracked files with `git restore`."),
+    "RM-RECURSIVE-EVERYTHING": (
+        "Check which folder it ran in (`pwd`, `ls -la`); inside a repository `git restore .` brings "
+        "back tracked files (untracked ones only from backups); elsewhere restore from backups."),
+    "RM-SYSTEM-FILE": (
+        "Reinstall the package that owned the file (`dpkg -S <path>` / `rpm -qf <path>`, then "
+        "reinstall it) or restore it from a backup before rebooting or restarting the service."),
+    "FIND-DELETE": (
+        "Check what is left below the starting point (`ls -la`); find keeps no trash: restore from "
+        "backups, or tracked files inside a repository with `git restore .`."),
+}
+
+
+def advisory(tool_name, rows, clip):
+    """The text for ``rows`` after a ``tool_name`` call ran; ``clip`` shortens one field."""
+    plural = "s" if len(rows) > 1 else ""
+    lines = [
+        "hookmux contraindication advisory (after the fact: this host runs no advice before a call, "
+        "so this %s call has already run): it matched known hazard%s %s."
+        % (tool_name, plural, ", ".join(row["id"] for row in rows))
+    ]
+    for row in rows:
+        now = NOW.get(row["id"])
+        if now:
+            lines.append("- %s: %s Now: %s" % (row["id"], clip(row["harm"]), now))
+        else:
+            lines.append("- %s: %s Next time: %s" % (row["id"], clip(row["harm"]), clip(row["safe_alternative"])))
+    return "\n".join(lines)
