@@ -178,3 +178,20 @@ def test_a_host_wired_by_the_plugin_and_by_settings_is_named_twice_with_both_way
     assert {p["problem"].split(" runs the ")[1].split(" ")[0] for p in twice} >= {"dispatch", "gate"}, problems(report)
     assert all(p["problem"].startswith("claude runs the ") for p in twice)
     assert all("hookmux uninstall" in p["fix"] and "claude plugin uninstall hookmux@hookmux" in p["fix"] for p in twice)
+
+
+def test_from_a_marketplace_that_is_not_a_folder_claude_codes_cache_copy_is_run_and_checked(host):
+    cache = host.claude_plugin()
+    known = host.home / ".claude" / "plugins" / "known_marketplaces.json"
+    host.write_json(known, {"hookmux": {"source": {"source": "github", "repo": "example/hookmux"},
+                                        "installLocation": str(host.home / ".claude" / "plugins" / "marketplaces" / "hookmux")}})
+    report = host.doctor()
+    assert report["problems"] == [], problems(report)
+    assert [w["file"] for w in report["wirings"] if w["format"] == "plugin"] == [str(cache / "hooks" / "hooks.json")]
+    assert plugin_runs(report)["claude"] >= {("PreToolUse", "dispatch"), ("PostToolBatch", "gate")}
+
+    shutil.rmtree(cache)  # the cached version folder removed
+    report = host.doctor()
+    gone = [p for p in report["problems"] if "has no hooks/hooks.json" in p["problem"]]
+    assert gone and str(cache) in gone[0]["problem"], problems(report)
+    assert "claude plugin uninstall hookmux@hookmux`, then `claude plugin install hookmux@hookmux" in gone[0]["fix"]
