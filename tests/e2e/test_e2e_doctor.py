@@ -4,6 +4,7 @@ doctor fails (its dispatcher deleted) is one whose advice the real host never de
 from __future__ import annotations
 
 import json
+import shutil
 import subprocess
 import sys
 import tempfile
@@ -108,3 +109,31 @@ def test_codex_an_untrusted_hook_fails_doctor_as_codex_skips_it(codex_cli, codex
     code, report = _doctor(codex_sandbox, "--codex-home", codex_sandbox.codex_home, "--codex-bin", codex_cli.path)
     assert code == 1
     assert "PreToolUse dispatch: Codex skips it silently: it is modified" in _problems(report)
+
+
+def test_claude_code_the_plugin_installed_from_a_local_marketplace_passes(claude_cli, sandbox):
+    from test_e2e_plugin import PLUGIN, hazard_ids, host, marketplace
+
+    _temporary_home(sandbox)
+    market = marketplace(sandbox.root)
+    host(sandbox, claude_cli, "plugin", "marketplace", "add", str(market))
+    host(sandbox, claude_cli, "plugin", "install", PLUGIN)
+    code, report = _doctor(sandbox)
+    assert code == 0, _problems(report)
+    # Claude Code runs a local marketplace's plugin from the marketplace folder (docs/e2e.md, "Plugins").
+    assert [(w["file"], w["loaded_by"]) for w in report["wirings"] if w["format"] == "plugin"] == [
+        (str(market / "hooks" / "hooks.json"), ["claude"])]
+    assert {("PreToolUse", "dispatch"), ("PreToolUse", "gate"), ("UserPromptSubmit", "dispatch"),
+            ("PostToolBatch", "gate")} <= set(_fired(report, "plugin"))
+
+    call = {"command": CONTRAINDICATED}
+    ids = hazard_ids(CONTRAINDICATED)
+    assert ids
+    run = sandbox.claude(claude_cli, [ToolUse("Bash", call)], "--allowedTools", "Bash")
+    assert run.proc.returncode == 0, run.proc.stderr
+    advisories = [text for text in run.after(0).extra if text.startswith(ADVISORY_PREFIX)]
+    assert len(advisories) == 1 and all(hazard in advisories[0] for hazard in ids), run.after(0).extra
+
+    shutil.rmtree(market / "hooks")  # the folder Claude Code runs the hooks from
+    code, report = _doctor(sandbox)
+    assert code == 1 and "has no hooks/hooks.json" in _problems(report), _problems(report)

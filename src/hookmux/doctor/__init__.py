@@ -5,8 +5,8 @@
 Layers, each pointing down only:
 
 - ``wirings``: every host file that wires hookmux (Claude Code settings, Copilot hooks folders,
-  Codex homes; the plugin's hooks once it exists) and which host loads each one; hooks wired
-  twice;
+  Codex homes; the plugin's hooks.json where each host runs it) and which host loads each one; hooks wired
+  twice; ``plugins``: where each host that has the plugin on runs it from, and its environment;
 - ``sandbox``: the temporary HOME, state, project and runtime folders the canaries run in, so
   nothing is written outside one temporary folder;
 - ``canary``: one canary event per wired hook through its exact command line, in the host's

@@ -7,10 +7,13 @@
   ``turn_id``, sent without a final newline), naming a tool the hook's rows want;
 - the environment: the user's, with HOME, the state folders and the project in the sandbox,
   and ``HOOKMUX_TRACE=1`` so the dispatcher says, row by row, what it ran;
-- the working directory: the sandbox's project; the timeout: the entry's (capped at ``MAX_WAIT``).
+- the working directory: the sandbox's project; the timeout: the entry's (capped at ``MAX_WAIT``);
+- the plugin's hooks: run as the host that loads them runs them (its shell, its payload, its
+  answer rules), with the plugin variables that host sets (``plugins.PluginRoot.env``).
 """
 from __future__ import annotations
 
+import dataclasses
 import json
 import os
 import re
@@ -167,7 +170,17 @@ def _gate_payload(hook: Hook, cwd: str) -> dict:
 
 def run(hook: Hook, tool: str | None, sandbox: Sandbox, as_host: str | None = None) -> Result:
     """``as_host``: the host running the file when it is not the file's own (Copilot loading a
-    project's Claude-format settings): its shell and its payload."""
+    project's Claude-format settings; the plugin's file: the host that loads it): its shell and
+    its payload."""
+    env = None
+    if hook.format == PLUGIN:
+        as_host = as_host or CLAUDE
+        item = hook.plugin[as_host]
+        data_dir = str(sandbox.root / "plugin-data" / as_host)
+        env = {**sandbox.env(CLAUDE if as_host == COPILOT else as_host),
+               **item.env(data_dir, str(sandbox.user_project or sandbox.project))}
+        hook = dataclasses.replace(hook, format=CODEX if as_host == CODEX else CLAUDE)
+        as_host = None if as_host == CLAUDE else as_host
     host = hook.format
     shell = SHELLS[as_host or host]
     data = payload(hook, tool, sandbox, as_host)
@@ -175,7 +188,7 @@ def run(hook: Hook, tool: str | None, sandbox: Sandbox, as_host: str | None = No
     timeout = min(hook.timeout or DEFAULT_TIMEOUT[as_host or host], MAX_WAIT)
     started = time.monotonic()
     process = subprocess.Popen([*shell, hook.command], stdin=subprocess.PIPE, stdout=subprocess.PIPE,
-                               stderr=subprocess.PIPE, env=sandbox.env(host), cwd=str(sandbox.project),
+                               stderr=subprocess.PIPE, env=env or sandbox.env(host), cwd=str(sandbox.project),
                                start_new_session=True)
     timed_out = False
     try:

@@ -10,6 +10,9 @@ def render(report: dict) -> str:
     lines = [f"hookmux doctor (hookmux {report['hookmux']}), HOME {report['home']}, project {report['project']}"]
     for info in report["interpreters"]:
         lines.append(f"python:  {info['path']} " + (f"{info['version']} ok" if info["ok"] else f"PROBLEM: {info['problem']}"))
+    for item in report.get("plugins", []):
+        lines.append(f"plugin:  {item['plugin_id']} on for {item['host']} ({item['where']}): runs from "
+                     f"{item['root'] or '?'} ({item['how'] or 'not found'})" + (" PROBLEM" if item["problem"] else ""))
     for wiring in report["wirings"]:
         state = "missing" if not wiring["exists"] else "unreadable" if wiring["error"] else f"{len(wiring['hooks'])} hookmux hooks"
         lines.append(f"wired:   {wiring['file']} ({wiring['format']}, loaded by {', '.join(wiring['loaded_by'])}): {state}")

@@ -3,11 +3,12 @@ from __future__ import annotations
 
 import os
 import shlex
+import shutil
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from hookmux import breakers, resources
-from hookmux.doctor import answers, canary, processes, rows as rows_module, wirings
+from hookmux import breakers, plugin, resources
+from hookmux.doctor import answers, canary, plugins as plugin_roots, processes, rows as rows_module, wirings
 from hookmux.doctor.sandbox import Sandbox
 from hookmux.installer import record as records
 from hookmux.installer.jsonfile import JsonFileError
@@ -15,6 +16,8 @@ from hookmux.installer.plan import version
 
 _hosts = resources.runtime("hosts")
 _COPILOT_EVENTS = set(_hosts.EVENTS[_hosts.COPILOT].values())
+_HOST_EVENTS = {wirings.CLAUDE: set(_hosts.EVENTS[_hosts.CLAUDE].values()), wirings.COPILOT: _COPILOT_EVENTS,
+                wirings.CODEX: set(_hosts.EVENTS[_hosts.CODEX].values())}
 
 
 @dataclass
@@ -56,9 +59,19 @@ def diagnose(options: Options) -> dict:
     recorded = {name: info.get("host", "claude") for rec in installs.values() for name, info in rec.wired.items()}
     places = wirings.Places(options.home, options.project, tuple(options.settings), tuple(options.copilot_dirs),
                             tuple(options.codex_homes))
-    found = wirings.find(places, recorded)
+    roots = plugin_roots.roots(options.home, options.project, tuple(options.codex_homes))
+    found = wirings.find(places, recorded, roots)
     report: dict = {"hookmux": version(), "home": str(options.home), "project": str(options.project),
-                    "wirings": [], "targets": [], "interpreters": []}
+                    "plugins": [item.as_dict() for item in roots], "wirings": [], "targets": [], "interpreters": []}
+    for item in roots:
+        if item.problem:
+            (findings.warning if item.warning else findings.problem)(
+                f"{item.where}: {item.plugin_id} for {item.host}", item.problem, item.fix)
+    if any(w.plugin for w in found) and not shutil.which(plugin.PYTHON):
+        findings.problem(", ".join(w.file for w in found if w.plugin),
+                         f"no {plugin.PYTHON} on PATH: the plugin's hooks print `{plugin.PYTHON}: command not found` "
+                         "and do nothing (`|| true` keeps the tool call going)",
+                         f"put a Python 3.9 or newer on PATH as {plugin.PYTHON} (the hosts give a plugin hook your PATH)")
     for wiring in found:
         if wiring.error:
             findings.problem(wiring.file, f"cannot be read: {wiring.error}",
@@ -71,6 +84,7 @@ def diagnose(options: Options) -> dict:
     for item in wirings.duplicates(found):
         findings.problem(**item)
     trust = _codex_trust(found, options.codex_bin, findings)
+    trust.update(_plugin_codex_trust(found, roots, options.codex_bin, findings))
     hooks = [hook for wiring in found for hook in wiring.hooks]
     loaded_by = {id(hook): wiring.loaded_by for wiring in found for hook in wiring.hooks}
     if not hooks:
@@ -93,6 +107,7 @@ def diagnose(options: Options) -> dict:
         report["wirings"].append({
             "file": wiring.file, "format": wiring.format, "loaded_by": list(wiring.loaded_by),
             "exists": wiring.exists, "error": wiring.error,
+            "plugin": {host: item.as_dict() for host, item in wiring.plugin.items()},
             "hooks": [{"event": h.event, "role": h.role, "matcher": h.matcher, "command": h.command,
                        "timeout": h.timeout, "target": h.target, "trust": trust.get(id(h)),
                        "canary": [run for _, run, _ in canaries.get(id(h), [])]} for h in wiring.hooks]})
@@ -130,6 +145,44 @@ def _codex_trust(found, codex_bin, findings) -> dict[int, str]:
     return out
 
 
+def _plugin_codex_trust(found, roots, codex_bin, findings) -> dict[int, str]:
+    """id(hook) -> Codex's trust of the plugin's hooks (as ``hookmux status`` asks it): Codex skips
+    an untrusted plugin hook silently, too."""
+    from hookmux import plugin_installs
+    from hookmux.installer import codex_trust
+
+    out = {}
+    for wiring in found:
+        item = wiring.plugin.get(wirings.CODEX)
+        if item is None:
+            continue
+        if codex_bin is None:
+            findings.warning(wiring.file, "cannot ask Codex whether it trusts the plugin's hooks (no codex binary on "
+                             "PATH or --codex-bin); an untrusted hook is skipped silently", "run `hookmux trust codex`")
+            continue
+        try:
+            with codex_trust.AppServer(codex_bin, Path(item.where).parent) as server:
+                states = [hook for hook in server.hooks() if plugin_installs.is_plugin_hook(hook)]
+        except codex_trust.CodexTrustError as exc:
+            findings.warning(wiring.file, f"cannot ask Codex whether it trusts the plugin's hooks: {exc}",
+                             "run `hookmux trust codex`")
+            continue
+        by_command: dict[str | None, list[str]] = {}
+        for state in states:
+            by_command.setdefault(state.command, []).append(state.trust_status)
+        for hook in wiring.hooks:
+            if hook.canonical not in _HOST_EVENTS[wirings.CODEX]:
+                continue
+            # Codex reports the command with the plugin root put in (its hash is of the one before).
+            status = (by_command.get(hook.command.replace(plugin.ROOT_VARIABLE, item.root or ""))
+                      or by_command.get(hook.command) or ["not loaded"]).pop(0)
+            out[id(hook)] = status
+            if status != "trusted":
+                findings.problem(f"{hook.label()} (codex)", f"Codex skips this plugin hook silently: it is {status}",
+                                 "run `hookmux trust codex`")
+    return out
+
+
 def _interpreters(report, hooks, installs, findings) -> set[str]:
     bad = set()
     for python in sorted({hook.parsed.python for hook in hooks if not hook.http}):
@@ -164,13 +217,21 @@ _unanswered = {"dispatch": "no trace from the dispatcher",
                "danger": "the danger gate did not deny a recursive delete of the whole (sandbox) project"}
 
 
+def _fix(hook, installs, as_host=None) -> str:
+    if hook.plugin:
+        item = hook.plugin.get(as_host or wirings.CLAUDE) or next(iter(hook.plugin.values()))
+        return "install the plugin again: " + item.reinstall_hint()
+    return _reinstall(hook.target, installs)
+
+
 def _canaries(hook, loaded_by, sandbox, installs, findings) -> list[tuple[str | None, dict, canary.Result]]:
-    """Run the hook's canaries (one per tool its rows need); name what went wrong."""
+    """Run the hook's canaries (one per tool its rows need; the plugin's: one set per host that
+    loads it, on the events that host has); name what went wrong."""
     if hook.http:
         return []
     tools = [None]
     if hook.role == "dispatch" and hook.canonical in _hosts.TOOL_EVENTS:
-        manifest = _manifest(hook.target, str(sandbox.user_project or ""))
+        manifest = _manifest(hook.target, str(sandbox.user_project or ""), _hooks_root([hook]))
         wanted = []
         for row in (manifest.rows(hook.canonical) if manifest else []):
             reachable = rows_module.tools_for(row, hook) or []
@@ -181,34 +242,50 @@ def _canaries(hook, loaded_by, sandbox, installs, findings) -> list[tuple[str | 
     runs = [(tool, None) for tool in tools]
     if hook.format == wirings.CLAUDE and wirings.COPILOT in loaded_by and hook.canonical in _COPILOT_EVENTS:
         runs += [(tool, wirings.COPILOT) for tool in tools]  # Copilot loads this file too
+    if hook.format == wirings.PLUGIN:
+        runs = [(tool, host) for host in loaded_by if hook.canonical in _HOST_EVENTS[host] for tool in tools]
     for tool, as_host in runs:
         result = canary.run(hook, tool, sandbox, as_host)
         summary = result.as_dict()
         fired = bool(result.trace) if hook.role == "dispatch" else answers.answered(result.stdout)
-        rejected = answers.problems(hook.format, hook.canonical, result.exit, result.stdout)
+        fmt = wirings.CODEX if as_host == wirings.CODEX else hook.format
+        rejected = answers.problems(fmt, hook.canonical, result.exit, result.stdout)
         summary.update(fired=fired, accepted=not rejected, rejected=rejected)
         out.append((tool, summary, result))
-        where = f"{hook.label()}{' as Copilot runs it' if as_host else ''} (`{hook.command}`)"
+        as_words = f" as {as_host} runs it" if as_host and (hook.format == wirings.PLUGIN or as_host == wirings.COPILOT) else ""
+        where = f"{hook.label()}{as_words} (`{hook.command}`)"
         if not fired:
             said = (result.stderr.strip().splitlines() or ["nothing on stderr"])[-1][:200]
             findings.problem(where, f"the canary {hook.canonical} event did not reach the {hook.role} "
                              f"({_unanswered[hook.role] if hook.role in _unanswered else 'the gate did not answer a skill call naming an agent'}; "
-                             f"{result.shell[0]} said: {said})", _reinstall(hook.target, installs))
+                             f"{result.shell[0]} said: {said})", _fix(hook, installs, as_host))
         for words in rejected:
-            findings.problem(where, f"its answer to the canary is not one {hook.format} accepts: {words}",
-                             _reinstall(hook.target, installs))
+            findings.problem(where, f"its answer to the canary is not one {as_host or hook.format} accepts: {words}",
+                             _fix(hook, installs, as_host))
     return out
 
 
 # ---------------------------------------------------------------- targets and rows
 
 
-def _manifest(target: str, project: str | None = None):
+def _hooks_root(hooks) -> str | None:
+    """The ``--hooks-root`` a wired dispatcher is given (the plugin's: its own hooks folder)."""
+    for hook in hooks:
+        options = list(hook.parsed.options)
+        for index, word in enumerate(options):
+            if word == "--hooks-root" and index + 1 < len(options):
+                return options[index + 1]
+            if word.startswith("--hooks-root="):
+                return word.split("=", 1)[1]
+    return None
+
+
+def _manifest(target: str, project: str | None = None, hooks_root: str | None = None):
     """The tree's manifest as the dispatcher runs it: with the user's layer and a trusted
     project's merged over it."""
     module = resources.runtime("manifest")
     try:
-        loaded = module.load(os.path.join(target, "_dispatch", "manifest.json"))
+        loaded = module.load(os.path.join(target, "_dispatch", "manifest.json"), hooks_root)
     except Exception:
         return None
     layered = getattr(module, "with_layers", None)
@@ -219,7 +296,8 @@ def _target(target, rec, hooks, canaries, sandbox, findings, bad_python=frozense
     mine = [hook for hook in hooks if hook.target == target]
     info = {"target": target, "installed": rec is not None, "rows": [], "pools": processes.pools(target),
             "server": None}
-    manifest = _manifest(target, str(sandbox.user_project or ""))
+    manifest = _manifest(target, str(sandbox.user_project or ""),
+                         _hooks_root([hook for hook in mine if hook.role == "dispatch"]))
     if manifest is None:
         findings.problem(os.path.join(target, "_dispatch", "manifest.json"), "the manifest cannot be read",
                          _reinstall(target, {target: rec} if rec else {}))

@@ -7,7 +7,9 @@ Where each host reads hooks (docs/install.md, /work/shared/host-contract.md):
 - Copilot CLI: ``~/.copilot/hooks/*.json``, the repository's ``.github/hooks/*.json``, and the
   repository's Claude-format ``.claude/settings.json`` (so that file is loaded by two hosts);
 - Codex CLI: ``$CODEX_HOME/hooks.json`` (``~/.codex``) and the project's ``.codex/hooks.json``;
-- a plugin's ``hooks/hooks.json``: ``plugin_files()``, empty until the plugin exists (issue 30).
+- the hookmux plugin's ``hooks/hooks.json``, where each host that has it on runs it from
+  (``doctor.plugins``): ``plugin_files()``. Its commands name ``${CLAUDE_PLUGIN_ROOT}`` and a
+  ``python3`` on PATH; they are recognised with that root and that python put in.
 
 Files given on the command line (``--settings``, ``--copilot-hooks-dir``, ``--codex-home``) and
 the files an install record says it wired are looked at too. One file reached twice (a
@@ -16,10 +18,12 @@ symlink, ``~/x`` and ``/home/u/x``) is looked at once.
 from __future__ import annotations
 
 import os
+import shutil
 from dataclasses import dataclass, field
 from pathlib import Path
 
 from hookmux import resources
+from hookmux.doctor import plugins as plugin_roots
 from hookmux.installer import commands, jsonfile, merge
 from hookmux.installer.jsonfile import JsonFileError
 
@@ -41,6 +45,8 @@ class Hook:
     command: str
     timeout: float | None
     parsed: commands.HookmuxCommand
+    #: the plugin's hooks: host -> where that host runs them from (shared by the file's hooks)
+    plugin: dict = field(default_factory=dict)
 
     @property
     def role(self) -> str:
@@ -70,6 +76,7 @@ class Wiring:
     hooks: list[Hook] = field(default_factory=list)
     #: (event, command) of entries that name a hookmux script in a form hookmux does not run
     unrecognised: list[tuple[str, str]] = field(default_factory=list)
+    plugin: dict = field(default_factory=dict)  # host -> plugins.PluginRoot, for the plugin's file
 
 
 @dataclass(frozen=True)
@@ -81,10 +88,35 @@ class Places:
     codex_homes: tuple[Path, ...] = ()
 
 
-def plugin_files(places: Places) -> list[tuple[Path, tuple[str, ...]]]:
-    """The seam for the plugin (issue 30): each installed plugin's ``hooks/hooks.json`` with the
-    hosts that load it. hookmux has no plugin yet, so there is none."""
-    return []
+def plugin_files(places: Places, found: list | None = None) -> list[tuple[Path, tuple[str, ...]]]:
+    """The hookmux plugin's ``hooks/hooks.json`` each host that has it on loads, with those hosts
+    (``found``: ``plugins.roots()`` already asked)."""
+    if found is None:
+        found = plugin_roots.roots(places.home, places.project, places.codex_homes)
+    out: dict[str, tuple[Path, tuple[str, ...]]] = {}
+    for item in found:
+        if item.hooks_file and os.path.isfile(item.hooks_file):
+            real = os.path.realpath(item.hooks_file)
+            path, hosts = out.get(real, (Path(item.hooks_file), ()))
+            out[real] = (path, tuple(dict.fromkeys(hosts + (item.host,))))
+    return list(out.values())
+
+
+PYTHON_ON_PATH = "/python3-not-on-PATH"
+
+
+def plugin_resolver(root: str):
+    """The plugin command as its host runs it, for recognising it: the root put in, and
+    ``python3`` the one on PATH (a stand-in path that is gone when there is none)."""
+    python = shutil.which(plugin_roots.plugin.PYTHON) or PYTHON_ON_PATH
+
+    def resolve(command):
+        if not isinstance(command, str):
+            return command
+        text = command.replace(plugin_roots.ROOT_VARIABLE, root)
+        prefix = plugin_roots.plugin.PYTHON + " "
+        return python + " " + text[len(prefix):] if text.startswith(prefix) else text
+    return resolve
 
 
 def candidates(places: Places) -> list[tuple[Path, str, tuple[str, ...]]]:
@@ -106,15 +138,17 @@ def candidates(places: Places) -> list[tuple[Path, str, tuple[str, ...]]]:
     codex_home = Path(os.environ.get("CODEX_HOME") or home / ".codex")
     for folder in (codex_home, project / ".codex", *places.codex_homes):
         out.append((Path(folder) / "hooks.json", CODEX, (CODEX,)))
-    out += [(path, PLUGIN, hosts) for path, hosts in plugin_files(places)]
     return out
 
 
-def find(places: Places, recorded: dict[str, str] | None = None) -> list[Wiring]:
-    """Every candidate file that exists (or was named or recorded), with its hookmux entries."""
+def find(places: Places, recorded: dict[str, str] | None = None, plugins: list | None = None) -> list[Wiring]:
+    """Every candidate file that exists (or was named or recorded), with its hookmux entries
+    (``plugins``: ``plugins.roots()``, whose files are read as the plugin's)."""
     named = {os.path.realpath(p) for p in (*places.settings, *places.codex_homes)}
     named |= {os.path.realpath(Path(p) / "hookmux.json") for p in places.copilot_dirs}
     listed = candidates(places)
+    plugins = plugin_roots.roots(places.home, places.project, places.codex_homes) if plugins is None else plugins
+    listed += [(path, PLUGIN, hosts) for path, hosts in plugin_files(places, plugins)]
     for file, host in (recorded or {}).items():
         fmt = {"copilot": COPILOT, "codex": CODEX}.get(host, CLAUDE)
         listed.append((Path(file), fmt, (fmt,)))
@@ -128,13 +162,22 @@ def find(places: Places, recorded: dict[str, str] | None = None) -> list[Wiring]
             continue
         if not os.path.exists(real) and real not in named:
             continue
-        wiring = read(path, fmt, hosts)
+        if fmt == PLUGIN:
+            by_host = {item.host: item for item in plugins
+                       if item.hooks_file and os.path.realpath(item.hooks_file) == real}
+            root = next(iter(by_host.values())).root
+            wiring = read(path, fmt, hosts, plugin_resolver(root))
+            wiring.plugin.update(by_host)
+            for hook in wiring.hooks:
+                hook.plugin = wiring.plugin
+        else:
+            wiring = read(path, fmt, hosts)
         seen[real] = wiring
         out.append(wiring)
     return out
 
 
-def read(path: Path, fmt: str, hosts: tuple[str, ...]) -> Wiring:
+def read(path: Path, fmt: str, hosts: tuple[str, ...], resolve=None) -> Wiring:
     wiring = Wiring(str(path), fmt, hosts, exists=path.exists())
     if not wiring.exists:
         return wiring
@@ -147,7 +190,7 @@ def read(path: Path, fmt: str, hosts: tuple[str, ...]) -> Wiring:
     events = _hosts.EVENTS[COPILOT if fmt == COPILOT else CLAUDE if fmt == PLUGIN else fmt]
     for event, _, hook, group in merge.entries_of(data, dialect):
         command = merge.text(hook, dialect)
-        parsed = commands.parse(command)
+        parsed = commands.parse(resolve(command) if resolve else command)
         if parsed is None:
             if isinstance(command, str) and any("/".join(tail) in command for tail in commands.ROLES.values()):
                 wiring.unrecognised.append((event, command))
@@ -173,6 +216,20 @@ def duplicates(wirings: list[Wiring]) -> list[dict]:
                 slots.setdefault((hook.canonical, hook.role), []).append(hook)
         for (event, role), hooks in slots.items():
             if len(hooks) < 2:
+                continue
+            plugin_hooks = [hook for hook in hooks if hook.format == PLUGIN]
+            if plugin_hooks and len(plugin_hooks) < len(hooks):
+                item = plugin_hooks[0].plugin[host]
+                others = sorted({hook.file for hook in hooks if hook.format != PLUGIN})
+                problems.append({
+                    "where": "; ".join(hook.label() for hook in hooks),
+                    "problem": f"{host} runs the {role} {len(hooks)} times on each {event} call: the hookmux plugin "
+                               f"({item.plugin_id}, on in {item.where}) and the settings install ({', '.join(others)}); "
+                               "hosts do not deduplicate plugin hooks",
+                    "fix": f"keep one: remove the settings install (`hookmux uninstall`, with --settings / "
+                           f"--copilot-hooks-dir / --codex-home for that file; the plugin stays), or the plugin: "
+                           f"`{item.uninstall_command()}`",
+                })
                 continue
             spellings = sorted({hook.parsed.target for hook in hooks})
             targets = sorted({hook.target for hook in hooks})
