@@ -105,6 +105,24 @@ NOW = {
     "FIND-DELETE": (
         "Check what is left below the starting point (`ls -la`); find keeps no trash: restore from "
         "backups, or tracked files inside a repository with `git restore .`."),
+    "RM-GIT-DIR": (
+        "The history of this clone is gone: clone the remote again (`git clone <url>`) and copy the "
+        "working files over it; commits, stashes and branches never pushed can only come from backups."),
+    "GIT-HISTORY-PRUNE": (
+        "The pruned commits are gone from this repository; any other clone, a fork, or the remote's "
+        "own reflog may still have them (`git fetch <that clone> <sha>`)."),
+    "GIT-FILTER-REWRITE": (
+        "The original history is kept in `refs/original/` (filter-branch) or in any unrewritten "
+        "clone: compare before pushing, and do not push the rewrite until the team agrees."),
+    "FORK-BOMB": (
+        "Ask the user before anything else: from a shell that still answers, the runaway processes "
+        "can be stopped by name (`pkill -f <name>`), otherwise the machine needs a restart."),
+    "SYSTEM-POWER": (
+        "Tell anyone else on the machine; if it is a remote host, check it comes back "
+        "(console access may be needed) and restart the jobs and services it was running."),
+    "CRONTAB-REMOVE": (
+        "The crontab is gone: rebuild it from a backup, from your dotfiles or configuration "
+        "management, or from the jobs' own logs (`grep CRON /var/log/syslog`)."),
 }
 
 
