@@ -59,8 +59,11 @@ import json, os, sys
 out, script = os.environ["HOOKMUX_TEST_MODULES_OUT"], sys.argv[1]
 def dump():
     mods = {n: getattr(m, "__file__", None) for n, m in list(sys.modules.items())}
-    with open(out, "w") as handle:
+    # Forked workers and standbys dump too: each writes whole files, renamed in, never a torn one.
+    tmp = "%s.%d" % (out, os.getpid())
+    with open(tmp, "w") as handle:
         json.dump(mods, handle)
+    os.replace(tmp, out)
 real_exit = os._exit
 def _exit(code):
     dump()
