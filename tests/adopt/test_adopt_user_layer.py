@@ -100,7 +100,7 @@ def test_an_existing_user_layer_keeps_its_rows_through_apply_and_undo(tmp_path):
     mine = config / "checks" / "note.py"
     mine.parent.mkdir()
     mine.write_text("def check(payload):\n    return None\n")
-    original = json.dumps({"events": {"UserPromptSubmit": {"checks": [
+    original = json.dumps({"version": 1, "events": {"UserPromptSubmit": {"checks": [
         {"name": "note", "script": "checks/note.py", "timeout": 2, "side_effect": "none"}]}}}, indent=2) + "\n"
     (config / "manifest.json").write_text(original)
     assert adopt(env, tmp_path, "--apply").returncode == 0
@@ -109,3 +109,16 @@ def test_an_existing_user_layer_keeps_its_rows_through_apply_and_undo(tmp_path):
     assert layer["events"]["PreToolUse"]["checks"][0]["name"] == "adopted/advise_git"
     assert adopt(env, tmp_path, "--undo").returncode == 0
     assert (config / "manifest.json").read_text() == original
+    assert sorted(p.name for p in config.iterdir()) == ["checks", "manifest.json"], "backups and record removed"
+
+
+def test_a_user_layer_the_rows_cannot_join_is_left_as_it_was(tmp_path):
+    env, settings, _script, config = user_with_plugin(tmp_path)
+    config.mkdir(parents=True)
+    broken = json.dumps({"version": 1, "events": {"PreToolUse": {"checks": [{"name": "x", "script": "missing.py"}]}}})
+    (config / "manifest.json").write_text(broken)
+    before = settings.read_bytes()
+    proc = adopt(env, tmp_path, "--apply")
+    assert proc.returncode == 1 and "invalid" in proc.stderr and "nothing was changed" in proc.stderr
+    assert settings.read_bytes() == before and (config / "manifest.json").read_text() == broken
+    assert not (config / "adopted.json").exists()

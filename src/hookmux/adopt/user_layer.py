@@ -80,7 +80,7 @@ def build(settings: Path) -> LayerPlan:
         raise AdoptError(f"{record_path(layer)}: hooks are already adopted into the user layer; run hookmux adopt "
                          "--undo first to adopt again")
     manifest = jsonfile.load(layer)
-    data = copy.deepcopy(manifest.data) if manifest.exists else {}
+    data = copy.deepcopy(manifest.data) if manifest.exists else {"version": 1}  # as new-check starts one
     if not isinstance(data.get("events", {}), dict):
         raise AdoptError(f"{layer}: \"events\" is not an object")
     wiring = served()
@@ -116,12 +116,16 @@ def build(settings: Path) -> LayerPlan:
     return plan
 
 
-def apply(plan: LayerPlan, journal: Journal) -> None:
+def apply(plan: LayerPlan, journal: Journal, validate) -> None:
+    """``validate(data, layer_path)``: the errors the dispatcher's merge would find (rolled back on any)."""
     files = write_host_files(plan, journal)
     layer = plan.layer
     backup = journal.backup(layer) if plan.manifest.exists else None
     new = plan.new_manifest_bytes
     journal.write(layer, new)
+    errors = validate(plan.new_manifest, layer)
+    if errors:
+        raise AdoptError("the user layer with the adopted rows is invalid:\n  " + "\n  ".join(errors))
     record = {"format": FORMAT, "layer": str(layer), "rows": adopted_rows(plan), "events": plan.events,
               "manifest": {"backup": str(backup) if backup else "", "existed": plan.manifest.exists,
                            "before": records.sha256(plan.manifest.raw) if plan.manifest.exists else None,
@@ -147,7 +151,7 @@ def plan_undo() -> UndoPlan | None:
     else:
         data = strip(loaded.data, adopted)
         info = adopted.get("manifest") or {}
-        if not info.get("existed") and data in ({}, {"events": {}}):
+        if not info.get("existed") and data == {"version": 1, "events": {}}:
             undo.remove_layer = True  # adopt made the layer; nothing of the user's is in it
         else:
             new = _exact_or_render(loaded, data, Path(info.get("backup") or ""), info.get("before"), undo)

@@ -133,7 +133,9 @@ def _run_layer(args, settings, out, err) -> int:
             return 0
         with transaction.lock():
             plan = user_layer.build(settings)
-            code = adopt_apply.run_transaction(lambda journal: user_layer.apply(plan, journal), err)
+            from hookmux.commands.new_check import _validate_layer  # the dispatcher's merge, as new-check checks it
+
+            code = adopt_apply.run_transaction(lambda journal: user_layer.apply(plan, journal, _validate_layer), err)
     except (AdoptError, JsonFileError, InstallError) as exc:
         err.write(f"hookmux: {exc}\nhookmux: nothing was changed\n")
         return 1
