@@ -122,3 +122,19 @@ def test_a_user_layer_the_rows_cannot_join_is_left_as_it_was(tmp_path):
     assert proc.returncode == 1 and "invalid" in proc.stderr and "nothing was changed" in proc.stderr
     assert settings.read_bytes() == before and (config / "manifest.json").read_text() == broken
     assert not (config / "adopted.json").exists()
+
+
+def test_undo_after_the_settings_changed_keeps_the_change_and_puts_the_entry_back(tmp_path):
+    env, settings, script, config = user_with_plugin(tmp_path)
+    assert adopt(env, tmp_path, "--apply").returncode == 0
+    data = json.loads(settings.read_text())
+    data["theme"] = "dark"
+    settings.write_text(json.dumps(data, indent=4) + "\n")
+    undo = adopt(env, tmp_path, "--undo")
+    assert undo.returncode == 0, undo.stderr
+    assert "changed since adopt" in undo.stderr
+    after = json.loads(settings.read_text())
+    assert after["theme"] == "dark"
+    assert after["hooks"]["PreToolUse"][0] == {"matcher": "Bash", "hooks": [{"type": "command",
+                                                                             "command": f"python3 {script}"}]}
+    assert not (config / "adopted.json").exists()
