@@ -113,7 +113,7 @@ def test_a_project_that_pins_the_plugin_refuses_a_project_settings_install(tmp_p
     assert proc.returncode == 1 and str(project / ".claude" / "settings.json") in proc.stderr
 
 
-def test_adopt_with_only_the_plugin_says_what_to_do_and_changes_nothing(tmp_path):
+def test_adopt_with_only_the_plugin_plans_against_the_user_layer(tmp_path):
     env = hermetic_env(tmp_path)
     home = tmp_path / "home"
     plugin_on(home)
@@ -124,8 +124,10 @@ def test_adopt_with_only_the_plugin_says_what_to_do_and_changes_nothing(tmp_path
     before = settings.read_bytes()
     proc = subprocess.run([sys.executable, "-m", "hookmux.cli", "adopt", "--apply"], capture_output=True, text=True,
                           env=env, cwd=tmp_path, timeout=120)
-    assert proc.returncode == 1 and "runs as a plugin (hookmux@hookmux)" in proc.stderr and "user layer" in proc.stderr
-    assert settings.read_bytes() == before
+    assert proc.returncode == 0, proc.stderr  # tests/adopt/test_adopt_user_layer.py adopts one that exists
+    assert f"manifest {tmp_path / 'config' / 'hookmux' / 'manifest.json'}" in proc.stdout
+    assert "not adoptable: /x/mine.py: no such file" in proc.stdout and "nothing to adopt" in proc.stdout
+    assert settings.read_bytes() == before and not (tmp_path / "config" / "hookmux").exists()
 
 
 def test_a_layer_row_may_name_a_script_by_absolute_path(tmp_path):

@@ -32,8 +32,35 @@ def apply(plan: AdoptPlan, journal: Journal) -> None:
     target = plan.target
     manifest_path = plan.manifest_path
     new_manifest = plan.new_manifest_bytes
+    files = write_host_files(plan, journal)
+    manifest_backup = journal.backup(manifest_path)
+    journal.write(manifest_path, new_manifest)
+    errors = _validate(target)
+    if errors:
+        raise AdoptError("the manifest with the adopted rows is invalid:\n  " + "\n  ".join(errors))
+    old_sha = rec.files.get(tree.MANIFEST)
+    if old_sha is not None and old_sha == records.sha256(plan.manifest.raw):
+        rec.files[tree.MANIFEST] = records.sha256(new_manifest)
+    rec.adopted = {
+        "format": FORMAT,
+        "rows": adopted_rows(plan),
+        "events": plan.events,
+        "manifest": {"backup": str(manifest_backup), "before": records.sha256(plan.manifest.raw),
+                     "after": records.sha256(new_manifest), "record_sha": old_sha},
+        "files": files,
+    }
+    journal.write(records.path_of(target), rec.to_bytes(), 0o644)
+
+
+def adopted_rows(plan: AdoptPlan) -> list[dict]:
+    return [{"event": c.event, "name": c.row["name"], "script": c.row["script"], "file": str(c.entry.file)}
+            for c in plan.adopted]
+
+
+def write_host_files(plan: AdoptPlan, journal: Journal) -> dict[str, dict]:
+    """Each changed host file backed up and written; the record's ``files`` (undo's information)."""
+    rec = plan.record
     files: dict[str, dict] = {}
-    rows = []
     for file_plan in plan.files:
         if not file_plan.changed:
             continue
@@ -47,26 +74,7 @@ def apply(plan: AdoptPlan, journal: Journal) -> None:
             entry["created"] = list(rec.wired.get(str(file_plan.path), {}).get("created") or [])
             rec.wired.setdefault(str(file_plan.path), {})["created"] = file_plan.made or []
         files[str(file_plan.path)] = entry
-    manifest_backup = journal.backup(manifest_path)
-    journal.write(manifest_path, new_manifest)
-    errors = _validate(target)
-    if errors:
-        raise AdoptError("the manifest with the adopted rows is invalid:\n  " + "\n  ".join(errors))
-    for candidate in plan.adopted:
-        rows.append({"event": candidate.event, "name": candidate.row["name"], "script": candidate.row["script"],
-                     "file": str(candidate.entry.file)})
-    old_sha = rec.files.get(tree.MANIFEST)
-    if old_sha is not None and old_sha == records.sha256(plan.manifest.raw):
-        rec.files[tree.MANIFEST] = records.sha256(new_manifest)
-    rec.adopted = {
-        "format": FORMAT,
-        "rows": rows,
-        "events": plan.events,
-        "manifest": {"backup": str(manifest_backup), "before": records.sha256(plan.manifest.raw),
-                     "after": records.sha256(new_manifest), "record_sha": old_sha},
-        "files": files,
-    }
-    journal.write(records.path_of(target), rec.to_bytes(), 0o644)
+    return files
 
 
 def _validate(target: Path) -> list[str]:
@@ -82,7 +90,7 @@ def _validate(target: Path) -> list[str]:
 class UndoPlan:
     """What undo writes: (path, new bytes) per file, backups to delete, the record after."""
 
-    def __init__(self, target: Path, rec: records.Record):
+    def __init__(self, target: Path, rec: records.Record | None):
         self.target = target
         self.record = rec
         self.writes: list[tuple[Path, bytes, bytes | None]] = []  # path, new, old
@@ -99,13 +107,25 @@ def plan_undo(target: Path) -> UndoPlan | None:
     manifest_path = target / tree.MANIFEST
     manifest_info = adopted.get("manifest") or {}
     restored_manifest = _undo_manifest(manifest_path, adopted, undo)
+    undo_host_files(adopted, undo, rec, restored_manifest)
+    record_sha = manifest_info.get("record_sha")
+    if record_sha is not None and tree.MANIFEST in rec.files:
+        rec.files[tree.MANIFEST] = record_sha
+    rec.adopted = {}
+    return undo
+
+
+def undo_host_files(adopted: dict, undo: UndoPlan, rec: records.Record | None, restored_manifest: dict | None) -> None:
+    """The writes that put each adopted entry back into its host file (``rec``: the install whose
+    dispatcher entries are re-merged; None when no file is wired)."""
+    target = undo.target
     for name, info in (adopted.get("files") or {}).items():
         path = Path(name)
         host = HOSTS.get(info.get("host"), CLAUDE)
         loaded = jsonfile.load(path)
         data = copy.deepcopy(loaded.data) if loaded.exists else {}
         _put_back(data, info.get("entries") or [], host)
-        if name in rec.wired:
+        if rec is not None and name in rec.wired:
             wired = rec.wired[name]
             created = set(info.get("created") or ())
             wanted = host.wanted(restored_manifest, str(target), rec.python) if restored_manifest is not None else []
@@ -114,11 +134,6 @@ def plan_undo(target: Path) -> UndoPlan | None:
         new = _exact_or_render(loaded, data, Path(info.get("backup", "")), info.get("before"), undo)
         if not loaded.exists or new != loaded.raw:
             undo.writes.append((path, new, loaded.raw if loaded.exists else None))
-    record_sha = manifest_info.get("record_sha")
-    if record_sha is not None and tree.MANIFEST in rec.files:
-        rec.files[tree.MANIFEST] = record_sha
-    rec.adopted = {}
-    return undo
 
 
 def _undo_manifest(path: Path, adopted: dict, undo: UndoPlan) -> dict | None:

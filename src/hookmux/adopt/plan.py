@@ -74,6 +74,7 @@ class AdoptPlan:
     files: list[FilePlan]
     events: dict[str, dict] = field(default_factory=dict)  #: event -> its settings before adopt
     notes: list[str] = field(default_factory=list)
+    wires: bool = True  #: adopting changes the dispatcher's settings entries (not so for the plugin's)
 
     @property
     def adopted(self) -> list[Candidate]:
@@ -378,7 +379,7 @@ def describe(plan: AdoptPlan, out: TextIO) -> None:
     for event, rows in process_counts(plan).items():
         cells = "  ".join(f"{tool} {before} -> {after}" for tool, before, after in rows)
         out.write(f"  {event:<16} {cells}\n")
-    for event, before in plan.events.items():
+    for event, before in plan.events.items() if plan.wires else ():
         spec = plan.new_manifest["events"][event]
         if before["existed"]:
             out.write(f"{event}: settings matcher {before['settings_matcher']!r} -> {spec.get('settings_matcher')!r}, "

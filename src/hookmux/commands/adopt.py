@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import argparse
-import os
 import sys
 
 from hookmux.commands.install import DEFAULT_SETTINGS, DEFAULT_TARGET
@@ -12,13 +11,6 @@ from hookmux.installer import transaction
 from hookmux.installer.jsonfile import JsonFileError
 from hookmux.installer.wiring_files import absolute
 
-# Adopting writes the user's rows into an installed manifest and records how to undo it there;
-# with only the plugin there is no such install (docs/install.md, "Two ways to install").
-_AS_PLUGIN = ("hookmux: {target}: no settings install here, and hookmux runs as a plugin ({plugin}): adopt moves "
-              "your hooks into an installed manifest, which a plugin has not\n"
-              "hookmux: either add each hook as a row of the user layer by hand (~/.config/hookmux/manifest.json; "
-              "a layer row's script may be an absolute path: docs/install.md), or switch to the settings install "
-              "and adopt there\nhookmux: nothing was changed\n")
 HELP = "move your own Python command hooks behind the dispatcher (prints the plan; --apply writes it)"
 
 
@@ -44,13 +36,15 @@ def run(args: argparse.Namespace) -> int:
     target = absolute(args.target)
     settings = absolute(args.settings)
     copilot_dir = absolute(args.copilot_hooks_dir) if args.copilot_hooks_dir else None
-    if not args.undo and not (target / ".hookmux-installed.json").exists():
-        from hookmux import plugin_installs
+    from hookmux.adopt import user_layer
 
-        installs = plugin_installs.found(project=os.getcwd(), claude_settings=settings)
-        if installs:
-            err.write(_AS_PLUGIN.format(plugin=installs[0].plugin_id, target=target))
+    if user_layer.runs_as_plugin(target, settings) or \
+            (args.undo and not (target / ".hookmux-installed.json").exists() and user_layer.adopted_here()):
+        if copilot_dir is not None:
+            err.write("hookmux: with hookmux as a plugin, adopt moves the Claude Code settings' hooks into the "
+                      "user layer; --copilot-hooks-dir needs a settings install\nhookmux: nothing was changed\n")
             return 1
+        return _run_layer(args, settings, out, err)
     try:
         if args.undo:
             return undo(target, out, err)
@@ -107,4 +101,45 @@ def _undo(plan, out, err) -> int:
             err.write(f"hookmux: {note}\n")
         written = ", ".join(str(path) for path, _, _ in plan.writes) or "no file changed"
         out.write(f"hookmux: put the adopted hooks back ({written})\n")
+    return code
+
+
+def _run_layer(args, settings, out, err) -> int:
+    """adopt, --apply and --undo against the user layer (hookmux runs as a plugin)."""
+    from hookmux.adopt import apply as adopt_apply, user_layer
+    from hookmux.adopt.plan import AdoptError, describe, to_json
+
+    try:
+        if args.undo:
+            with transaction.lock():
+                plan = user_layer.plan_undo()
+                if plan is None:
+                    out.write(f"hookmux: nothing adopted into {user_layer.layer_path()}\n")
+                    return 0
+                code = adopt_apply.run_transaction(lambda journal: user_layer.apply_undo(plan, journal), err)
+            if code == 0:
+                for note in plan.notes:
+                    err.write(f"hookmux: {note}\n")
+                written = ", ".join(str(path) for path, _, _ in plan.writes) or "no file changed"
+                out.write(f"hookmux: put the adopted hooks back ({written})\n")
+            return code
+        plan = user_layer.build(settings)
+        out.write(to_json(plan) if args.json else "")
+        if not args.json:
+            describe(plan, out)
+        if not args.apply or not plan.adopted:
+            if plan.adopted and not args.json:
+                out.write("\nnothing written; run with --apply to adopt\n")
+            return 0
+        with transaction.lock():
+            plan = user_layer.build(settings)
+            from hookmux.commands.new_check import _validate_layer  # the dispatcher's merge, as new-check checks it
+
+            code = adopt_apply.run_transaction(lambda journal: user_layer.apply(plan, journal, _validate_layer), err)
+    except (AdoptError, JsonFileError, InstallError) as exc:
+        err.write(f"hookmux: {exc}\nhookmux: nothing was changed\n")
+        return 1
+    if code == 0:
+        out.write(f"\nhookmux: adopted {len(plan.adopted)} hook(s) into the user layer {plan.layer} "
+                  f"(undo record {user_layer.record_path(plan.layer)})\n")
     return code
