@@ -23,7 +23,7 @@ The same file is also the hooks file of the Gemini CLI extension (``gemini-exten
 at the root): Gemini reads ``<extension>/hooks/hooks.json`` and no other path, so its own
 events (BeforeTool, AfterTool, BeforeAgent: ``installer.gemini_hooks.entries``, ms timeouts,
 ``--host gemini``, ``2>/dev/null || true``) sit beside Claude's, with ``${extensionPath}``
-for the root. Each host ignores the other's event names (docs/e2e.md, "Plugins" item 10).
+for the root. Each host ignores the other's event names (docs/e2e.md, "Gemini CLI 0.61.0" item 7).
 
 ``tests/plugin`` checks that the committed file is exactly ``hooks_json(shipped manifest)``;
 after a change to install's entries (a new gate, say) regenerate it with

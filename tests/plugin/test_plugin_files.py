@@ -146,3 +146,12 @@ def test_the_gemini_after_tool_entry_advises_after_a_force_push_and_is_silent_wh
     assert proc.returncode == 0 and "GIT-FORCE-PUSH" in proc.stdout, proc.stderr
     proc = run_command(gemini_command("AfterTool", 0, str(tmp_path / "gone")), hermetic_env(tmp_path), payload)
     assert (proc.returncode, proc.stdout, proc.stderr) == (0, "", "")
+
+
+def test_doctor_reads_the_plugin_hosts_entries_and_leaves_the_gemini_ones_out():
+    from hookmux.doctor import wirings
+
+    wiring = wirings.read(REPO / "hooks" / "hooks.json", wirings.PLUGIN, ("claude",), wirings.plugin_resolver(str(REPO)))
+    assert wiring.unrecognised == []
+    assert [hook.event for hook in wiring.hooks] == [event for event, groups in committed()["hooks"].items()
+                                                     for _ in groups]
