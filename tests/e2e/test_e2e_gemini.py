@@ -17,6 +17,7 @@ from hookmux import resources
 from e2e_fixtures import hookmux_installer  # noqa: F401 (pytest fixture)
 from e2e_gemini import GeminiSandbox, find_gemini, shell
 from e2e_gemini_server import GeminiServer
+from e2e_support import REPO
 
 CONTRAINDICATED = "git push --force origin main"  # no remote in the sandbox's repository: git refuses
 HARMLESS = "echo hi"
@@ -204,8 +205,6 @@ def test_the_project_form_advises_too(gemini_cli, gemini_sandbox):
 def test_the_extension_linked_from_a_copy_of_the_checkout_advises_after_a_hazardous_call_and_gates(gemini_cli,
                                                                                                     gemini_sandbox):
     """The repository's own hooks/hooks.json (Claude's events and Gemini's side by side) as an extension."""
-    from e2e_support import REPO
-
     home = gemini_sandbox.home
     assert home.is_relative_to(gemini_sandbox.root) and gemini_sandbox.env["HOME"] == str(home)
     keep = home / "Documents" / "thesis.txt"
