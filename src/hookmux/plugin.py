@@ -2,6 +2,7 @@
 
     hooks_json(manifest) -> dict      # what hooks/hooks.json must hold for the shipped manifest
     command(script, event) -> str     # one plugin hook command line
+    gemini_groups(manifest) -> dict   # the Gemini extension's events, added to the same file
     PLUGIN_FILES                      # what a plugin folder needs, relative to the repo root
 
 Claude Code, Copilot CLI and Codex CLI all load ``hooks/hooks.json`` (Claude's format) from
@@ -18,6 +19,12 @@ from the plugin root::
 Without a ``python3`` on PATH the shell prints ``python3: command not found`` on stderr and
 exits 127; with the plugin folder gone CPython exits 2; ``|| true`` turns both into exit 0
 with nothing on stdout, so the tool call goes on without hookmux (docs/install.md).
+The same file is also the hooks file of the Gemini CLI extension (``gemini-extension.json``
+at the root): Gemini reads ``<extension>/hooks/hooks.json`` and no other path, so its own
+events (BeforeTool, AfterTool, BeforeAgent: ``installer.gemini_hooks.entries``, ms timeouts,
+``--host gemini``, ``2>/dev/null || true``) sit beside Claude's, with ``${extensionPath}``
+for the root. Each host ignores the other's event names (docs/e2e.md, "Gemini CLI 0.61.0" item 7).
+
 ``tests/plugin`` checks that the committed file is exactly ``hooks_json(shipped manifest)``;
 after a change to install's entries (a new gate, say) regenerate it with
 ``python -m hookmux.plugin``.
@@ -28,7 +35,7 @@ import json
 from pathlib import Path
 
 from hookmux import resources, wiring
-from hookmux.installer import entries
+from hookmux.installer import entries, gemini_hooks
 
 ROOT_VARIABLE = "${CLAUDE_PLUGIN_ROOT}"
 PYTHON = "python3"
@@ -37,7 +44,9 @@ MARKETPLACE = "hookmux"
 # Codex reads a matcher of letters, digits, _ and | as exact tool names; its agent tool
 # (hooks/_common/hosts.py) starts the gate, which answers it with the mirror redirect.
 CODEX_AGENT_TOOL = resources.runtime("hosts").AGENT_TOOL["codex"]
-PLUGIN_FILES = (".claude-plugin/plugin.json", ".claude-plugin/marketplace.json", "hooks/hooks.json")
+GEMINI_ROOT = "${extensionPath}"
+PLUGIN_FILES = (".claude-plugin/plugin.json", ".claude-plugin/marketplace.json", "hooks/hooks.json",
+                "gemini-extension.json")
 DESCRIPTION = ("hookmux: one dispatcher process per hook event (advice on risky shell commands), and the "
                "skill/agent redirect gate.")
 
@@ -61,7 +70,24 @@ def hooks_json(manifest: dict) -> dict:
         group: dict = {"matcher": matcher} if matcher is not None else {}
         group["hooks"] = [{"type": "command", "command": line, "timeout": entry.timeout}]
         hooks.setdefault(entry.event, []).append(group)
+    gemini = gemini_groups(manifest)
+    shared = sorted(set(gemini) & set(hooks))
+    if shared:  # one key, two hosts' commands: Gemini would run ${CLAUDE_PLUGIN_ROOT} lines, Claude ${extensionPath} ones
+        raise ValueError("hooks/hooks.json cannot serve both hosts on %s" % ", ".join(shared))
+    hooks.update(gemini)
     return {"description": DESCRIPTION, "hooks": hooks}
+
+
+def gemini_groups(manifest: dict) -> dict[str, list]:
+    """``hookmux install --gemini-home``'s entries with the extension root for the hooks tree."""
+    hooks: dict[str, list] = {}
+    tree = GEMINI_ROOT + "/hooks"
+    for entry in gemini_hooks.entries(manifest, tree, PYTHON):
+        options = ("--hooks-root", tree) if entry.role == "dispatch" else ()
+        group: dict = {"matcher": entry.matcher} if entry.matcher is not None else {}
+        group["hooks"] = [{"type": "command", "command": entry.command_with(options), "timeout": entry.timeout}]
+        hooks.setdefault(entry.event, []).append(group)
+    return hooks
 
 
 def shipped_hooks_json() -> dict:

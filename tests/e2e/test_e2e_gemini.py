@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import json
 import shutil
+import subprocess
 
 import pytest
 from e2e_model_server import ToolUse
@@ -16,6 +17,7 @@ from hookmux import resources
 from e2e_fixtures import hookmux_installer  # noqa: F401 (pytest fixture)
 from e2e_gemini import GeminiSandbox, find_gemini, shell
 from e2e_gemini_server import GeminiServer
+from e2e_support import REPO
 
 CONTRAINDICATED = "git push --force origin main"  # no remote in the sandbox's repository: git refuses
 HARMLESS = "echo hi"
@@ -197,3 +199,44 @@ def test_the_project_form_advises_too(gemini_cli, gemini_sandbox):
     assert "hooks" not in json.loads(gemini_sandbox.gemini_settings.read_text())  # the user file is untouched
     run = gemini_sandbox.gemini(gemini_cli, [shell(CONTRAINDICATED)])
     assert "<hook_context>" in run.after(0).response["output"]
+
+
+
+def test_the_extension_linked_from_a_copy_of_the_checkout_advises_after_a_hazardous_call_and_gates(gemini_cli,
+                                                                                                    gemini_sandbox):
+    """The repository's own hooks/hooks.json (Claude's events and Gemini's side by side) as an extension."""
+    home = gemini_sandbox.home
+    assert home.is_relative_to(gemini_sandbox.root) and gemini_sandbox.env["HOME"] == str(home)
+    keep = home / "Documents" / "thesis.txt"
+    keep.parent.mkdir()
+    keep.write_text("years of work")
+    extension = gemini_sandbox.root / "checkout"
+    extension.mkdir()
+    shutil.copy(REPO / "gemini-extension.json", extension)
+    shutil.copytree(REPO / "hooks", extension / "hooks", ignore=shutil.ignore_patterns("__pycache__"))
+    before = gemini_sandbox.gemini_settings.read_text()
+    node = shutil.which("node") or "node"
+    linked = subprocess.run([node, str(gemini_cli.path), "extensions", "link", str(extension)], input="y\n",
+                            cwd=gemini_sandbox.project, env=gemini_sandbox.env, capture_output=True, text=True,
+                            timeout=120)
+    assert linked.returncode == 0, linked.stdout + linked.stderr
+    listed = subprocess.run([node, str(gemini_cli.path), "extensions", "list"], cwd=gemini_sandbox.project,
+                            env=gemini_sandbox.env, capture_output=True, text=True, timeout=120)
+    assert "hookmux (" in listed.stdout + listed.stderr and str(extension) in listed.stdout + listed.stderr
+    assert gemini_sandbox.gemini_settings.read_text() == before  # no settings entries: the extension alone
+
+    run = gemini_sandbox.gemini(gemini_cli, [shell(CONTRAINDICATED), shell(HARMLESS), shell(DESTRUCTIVE)])
+
+    assert run.proc.returncode == 0, run.proc.stderr
+    output = run.after(0).response["output"]
+    assert "does not appear to be a git repository" in output  # it ran: advice never blocks
+    assert output.count("<hook_context>") == 1 and output.rstrip().endswith("</hook_context>")
+    context = output.split("<hook_context>", 1)[1]
+    assert "GIT-FORCE-PUSH-MAIN" in context and "has already run" in context
+    harmless = run.after(1).response
+    assert set(harmless) == {"output"} and harmless["output"].startswith("<untrusted_context>\nOutput: hi\n")
+    assert harmless["output"].endswith("</untrusted_context>")
+    assert keep.read_text() == "years of work"
+    denied = run.after(2).response
+    assert set(denied) == {"error"} and denied["error"].startswith(
+        "Tool execution blocked: hookmux danger gate: this command was NOT run."), denied

@@ -16,8 +16,19 @@ FORCE_PUSH = json.loads((REPO / "examples" / "pretooluse-bash-force-push.json").
 BASH = shutil.which("bash") or "/bin/bash"
 
 
+GEMINI_EVENTS = ("BeforeTool", "AfterTool", "BeforeAgent")
+
+
 def committed() -> dict:
-    return json.loads((REPO / "hooks" / "hooks.json").read_text())
+    """The file with the Claude-format events only (Claude Code, Copilot CLI, Codex CLI)."""
+    data = json.loads((REPO / "hooks" / "hooks.json").read_text())
+    data["hooks"] = {event: groups for event, groups in data["hooks"].items() if event not in GEMINI_EVENTS}
+    return data
+
+
+def gemini_hooks() -> dict:
+    return {event: groups for event, groups in json.loads((REPO / "hooks" / "hooks.json").read_text())["hooks"].items()
+            if event in GEMINI_EVENTS}
 
 
 def test_hooks_json_is_what_install_wires_for_the_shipped_manifest():
@@ -35,9 +46,11 @@ def test_every_command_uses_python3_the_plugin_root_and_fails_open():
 
 def test_manifests_agree_with_the_package():
     manifest = json.loads((REPO / ".claude-plugin" / "plugin.json").read_text())
+    extension = json.loads((REPO / "gemini-extension.json").read_text())
     market = json.loads((REPO / ".claude-plugin" / "marketplace.json").read_text())
     version = re.search(r'^version = "([^"]+)"', (REPO / "pyproject.toml").read_text(), re.M).group(1)
     assert (manifest["name"], manifest["version"]) == (plugin.NAME, version)
+    assert (extension["name"], extension["version"]) == (plugin.NAME, version)
     assert market["name"] == plugin.MARKETPLACE
     assert [(p["name"], p["source"]) for p in market["plugins"]] == [(plugin.NAME, "./")]
 
@@ -104,3 +117,41 @@ def test_the_gate_entry_gives_codex_the_mirror_redirect_without_host_option(tmp_
                           capture_output=True, text=True, env=env, timeout=60, cwd=str(tmp_path))
     decision = json.loads(proc.stdout)["hookSpecificOutput"]
     assert decision["permissionDecision"] == "deny" and "is a skill, not an agent" in decision["permissionDecisionReason"]
+
+
+def test_the_gemini_extension_events_are_what_install_gemini_wires_with_the_extension_root():
+    manifest = json.loads((REPO / "hooks" / "_dispatch" / "manifest.json").read_text())
+    assert gemini_hooks() == plugin.gemini_groups(manifest)
+    assert set(gemini_hooks()) == set(GEMINI_EVENTS)  # no Gemini event shares a key with a Claude one
+    assert [group["hooks"][0]["command"].split()[3] for group in gemini_hooks()["BeforeTool"]] == [
+        "'${extensionPath}/hooks/_dispatch/dispatch.py'", "'${extensionPath}/hooks/danger-gate/danger_gate.py'"]
+    for groups in gemini_hooks().values():
+        for group in groups:
+            command = group["hooks"][0]["command"]
+            assert "--host gemini" in command and command.endswith(" 2>/dev/null || true")
+            assert group["hooks"][0]["timeout"] == 10000  # milliseconds
+
+
+def gemini_command(event: str, index: int, root: str) -> str:
+    return gemini_hooks()[event][index]["hooks"][0]["command"].replace("${extensionPath}", root)  # as Gemini hydrates
+
+
+def test_the_gemini_after_tool_entry_advises_after_a_force_push_and_is_silent_when_the_folder_is_gone(tmp_path):
+    root = plugin_root(tmp_path)
+    payload = {"session_id": "s", "transcript_path": str(tmp_path / "t.json"), "cwd": str(tmp_path),
+               "hook_event_name": "AfterTool", "timestamp": "2026-12-01T10:00:00.000Z",
+               "tool_name": "run_shell_command", "tool_input": FORCE_PUSH["tool_input"],
+               "tool_response": {"llmContent": "fatal: no remote", "returnDisplay": "fatal: no remote"}}
+    proc = run_command(gemini_command("AfterTool", 0, str(root)), hermetic_env(tmp_path), payload)
+    assert proc.returncode == 0 and "GIT-FORCE-PUSH" in proc.stdout, proc.stderr
+    proc = run_command(gemini_command("AfterTool", 0, str(tmp_path / "gone")), hermetic_env(tmp_path), payload)
+    assert (proc.returncode, proc.stdout, proc.stderr) == (0, "", "")
+
+
+def test_doctor_reads_the_plugin_hosts_entries_and_leaves_the_gemini_ones_out():
+    from hookmux.doctor import wirings
+
+    wiring = wirings.read(REPO / "hooks" / "hooks.json", wirings.PLUGIN, ("claude",), wirings.plugin_resolver(str(REPO)))
+    assert wiring.unrecognised == []
+    assert [hook.event for hook in wiring.hooks] == [event for event, groups in committed()["hooks"].items()
+                                                     for _ in groups]

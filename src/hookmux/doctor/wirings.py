@@ -177,6 +177,9 @@ def find(places: Places, recorded: dict[str, str] | None = None, plugins: list |
     return out
 
 
+GEMINI_ONLY_EVENTS = frozenset(_hosts.EVENTS[_hosts.GEMINI]) - frozenset(_hosts.EVENTS[CLAUDE])
+
+
 def read(path: Path, fmt: str, hosts: tuple[str, ...], resolve=None) -> Wiring:
     wiring = Wiring(str(path), fmt, hosts, exists=path.exists())
     if not wiring.exists:
@@ -189,6 +192,8 @@ def read(path: Path, fmt: str, hosts: tuple[str, ...], resolve=None) -> Wiring:
     dialect = DIALECTS[fmt]
     events = _hosts.EVENTS[COPILOT if fmt == COPILOT else CLAUDE if fmt == PLUGIN else fmt]
     for event, _, hook, group in merge.entries_of(data, dialect):
+        if fmt == PLUGIN and event in GEMINI_ONLY_EVENTS:
+            continue  # the Gemini extension's entries in the shared file: no plugin host loads them
         command = merge.text(hook, dialect)
         parsed = commands.parse(resolve(command) if resolve else command)
         if parsed is None:
