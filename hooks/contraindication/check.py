@@ -121,7 +121,7 @@ def danger_gate_denies(call, stdin_text):
     parallel and Claude Code shows the model both answers; when the gate blocks, its deny is
     the one message (docs/danger-gate.md). Asked only on a shell call the advisory would speak
     on; ``--dry-run`` keeps a ``once`` allowance for the gate's own run."""
-    if call.tool_name != "Bash" or not os.path.isfile(DANGER_GATE):
+    if call.tool_name != "Bash" or not os.path.isfile(DANGER_GATE) or not _gate_rows_hold(call):
         return False
     import subprocess
 
@@ -134,6 +134,49 @@ def danger_gate_denies(call, stdin_text):
     except (OSError, ValueError, subprocess.SubprocessError):
         return False
     return b'"permissionDecision": "deny"' in done.stdout
+
+
+DANGER_REGISTRY = os.path.join(os.path.dirname(DANGER_GATE), "dangers.json")
+
+
+def _gate_rows_hold(call):
+    """Whether a row of the gate (shipped, or the user's own file) holds for this call: the gate
+    can deny only then, so only then is it asked (its judges, git's answer and the allowances
+    stay the gate's). A force push or a clean ``git status`` costs no process."""
+    rows = {}
+    user = _read_document(danger_user_registry(os.environ))
+    for document in (_read_document(DANGER_REGISTRY), user):
+        found = document.get("rows")
+        for row in found if isinstance(found, list) else ():
+            if isinstance(row, dict) and isinstance(row.get("id"), str) and _common.shell_rules.is_structured(row):
+                rows[row["id"]] = row
+    disabled = user.get("disabled")
+    disabled = set(d for d in disabled if isinstance(d, str)) if isinstance(disabled, list) else set()
+    usable = [row for row_id, row in rows.items() if row_id not in disabled]
+    command = shell_command(call.tool_input)
+    if not usable or not command:
+        return False
+    commands = _common.shell.read(command)
+    context = _common.shell_rules.Context(cwd=call.cwd or None)
+    return any(_common.shell_rules.evaluate(rule, commands, context).matched for rule in compiled_rules(usable))
+
+
+def danger_user_registry(environ):
+    """The gate's user registry (danger-gate/rules.py ``user_registry_path``; a test keeps the
+    two equal)."""
+    base = environ.get("XDG_CONFIG_HOME")
+    if not (base and os.path.isabs(base)):
+        base = os.path.join(environ.get("HOME") or os.path.expanduser("~"), ".config")
+    return os.path.join(base, "hookmux", "dangers.json")
+
+
+def _read_document(path):
+    try:
+        with open(path, "rb") as handle:
+            document = _event.loads(handle.read(4 << 20).decode("utf-8"))
+    except (OSError, ValueError, UnicodeDecodeError, RecursionError):
+        return {}
+    return document if isinstance(document, dict) else {}
 
 
 def load_rows(path=REGISTRY):

@@ -47,3 +47,60 @@ def test_after_an_allow_the_advisory_speaks_and_the_once_allowance_is_the_gates(
     assert ADVISORY in advise(world, command, repo)  # its --dry-run question used nothing up
     assert denial(world.gate(command, cwd=repo)) is None  # the gate's own run uses the allowance
     assert denial(world.gate(command, cwd=repo)) is not None
+
+
+def _tree_with_a_marking_gate(tmp_path):
+    """A copy of the hooks tree whose danger gate only notes that it was started."""
+    tree = tmp_path / "tree"
+    shutil.copytree(HOOKS, tree, ignore=shutil.ignore_patterns("__pycache__"))
+    marker = tmp_path / "gate-started"
+    (tree / "danger-gate" / "danger_gate.py").write_text(
+        f"open({str(marker)!r}, 'a').write('x')\n")
+    return tree / "contraindication" / "check.py", marker
+
+
+def test_the_gate_is_asked_only_when_one_of_its_rows_holds(tmp_path):
+    world = World(tmp_path)
+    check, marker = _tree_with_a_marking_gate(tmp_path)
+    assert ADVISORY in advise(world, "git push --force origin main", world.repo(), check=check)
+    assert not marker.exists()  # no gate row is about a push: no process is started
+    advise(world, "rm -rf ~/Documents", world.repo(), check=check, session="s2")
+    assert marker.exists()
+
+
+def test_the_users_own_gate_rows_and_disabled_ids_decide_whether_the_gate_is_asked(tmp_path):
+    import json
+
+    world = World(tmp_path)
+    check, marker = _tree_with_a_marking_gate(tmp_path)
+    user = tmp_path / "config" / "hookmux" / "dangers.json"
+    user.parent.mkdir(parents=True, exist_ok=True)
+    user.write_text(json.dumps({"disabled": ["RM-RECURSIVE-UNDOABLE"], "rows": [
+        {"id": "MY-PUSH", "program": "git", "subcommand": "push", "loses": "git-changes",
+         "harm": "h", "safe_alternative": "s"}]}))
+    assert world.env["XDG_CONFIG_HOME"] == str(tmp_path / "config")
+    advise(world, "rm -rf ~/Documents", world.repo(), check=check)
+    assert not marker.exists()  # the user turned the gate's rm row off
+    advise(world, "git push --force origin main", world.repo(), check=check, session="s2")
+    assert marker.exists()  # the user's own row is about a push
+
+
+def test_the_advisory_finds_the_gates_user_registry_where_the_gate_does(tmp_path):
+    import importlib.util
+    import os
+
+    sys.path.insert(0, str(HOOKS))
+    try:
+        modules = []
+        for name, path in (("check_for_test", CHECK), ("gate_rules_for_test", HOOKS / "danger-gate" / "rules.py")):
+            spec = importlib.util.spec_from_file_location(name, path)
+            module = importlib.util.module_from_spec(spec)
+            spec.loader.exec_module(module)
+            modules.append(module)
+    finally:
+        sys.path.remove(str(HOOKS))
+    check, rules = modules
+    for env in ({"HOME": str(tmp_path)}, {"HOME": str(tmp_path), "XDG_CONFIG_HOME": "/etc/x"},
+                {"HOME": str(tmp_path), "XDG_CONFIG_HOME": "relative"}):
+        assert check.danger_user_registry(env) == rules.user_registry_path(env)
+    assert os.path.isabs(check.danger_user_registry({}))
