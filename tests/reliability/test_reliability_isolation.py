@@ -77,18 +77,24 @@ def test_the_host_sees_exit_0_and_a_valid_line_within_the_bound(tmp_path, kind, 
         if order == "sentinel-first":
             rows.reverse()
         path = write_json(tmp_path / "manifest.json", manifest_for(root, {"PreToolUse": rows}))
-        started = time.monotonic()
-        process = subprocess.Popen([PYTHON, "-S", "-E", str(DISPATCH), "--manifest", str(path), "--trace", event],
-                                   stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
-                                   env=env, start_new_session=True)
-        try:
-            stdout, stderr = process.communicate(json.dumps(payload).encode(), timeout=BOUND + 10)
-        finally:
-            _kill_group(process.pid)  # what a fork-without-exec check left behind
-        elapsed = time.monotonic() - started
-        assert process.returncode == 0, (process.returncode, stderr)
-        assert elapsed < BOUND, elapsed
-        assert assert_dispatcher_output(stdout, event) == SENTINEL, stdout
+        # A standby not scheduled within READY_WAIT (10 ms, a loaded CI machine) sends the call to
+        # a forked worker, as designed; the standby case is then tried again, up to three times.
+        for attempt in range(3):
+            started = time.monotonic()
+            process = subprocess.Popen([PYTHON, "-S", "-E", str(DISPATCH), "--manifest", str(path), "--trace", event],
+                                       stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                                       env=env, start_new_session=True)
+            try:
+                stdout, stderr = process.communicate(json.dumps(payload).encode(), timeout=BOUND + 10)
+            finally:
+                _kill_group(process.pid)  # what a fork-without-exec check left behind
+            elapsed = time.monotonic() - started
+            assert process.returncode == 0, (process.returncode, stderr)
+            assert elapsed < BOUND, elapsed
+            assert assert_dispatcher_output(stdout, event) == SENTINEL, stdout
+            if worker == "forked" or WORKERS["forked"] not in stderr.decode():
+                break
+            time.sleep(0.5)
         assert WORKERS[worker] in stderr.decode(), stderr
 
 
