@@ -291,6 +291,8 @@ class _Parser(object):
                     continue  # a file descriptor number: 2>/dev/null
                 if parts and len(raw.words) < MAX_WORDS:
                     raw.words.append(parts)
+                elif parts:
+                    break  # a command of MAX_WORDS words: the bound; what follows is not read
         self._finish(raw)
         return i
 
