@@ -10,7 +10,7 @@ from pathlib import Path
 from hypothesis import HealthCheck, settings
 from hypothesis import strategies as st
 from reliability_support import (
-    HOOKS, CLAUDE_EVENTS, COPILOT_EVENTS, REAL_PAYLOADS, dispatch, fuzz_examples, manifest_for, shipped_manifest,
+    HOOKS, CLAUDE_EVENTS, copilot_flat, COPILOT_EVENTS, REAL_PAYLOADS, dispatch, fuzz_examples, manifest_for, shipped_manifest,
     write_script,
 )
 
@@ -182,12 +182,35 @@ def dispatcher_event(argv_event, stdin: bytes | str):
 
 
 def must_emit(event, payload) -> bool:
-    """The echo row has no matcher: every known event emits, except a Stop with stop_hook_active."""
+    """The echo row has no matcher: every known event emits, except a Stop with stop_hook_active
+    and an event whose host takes no context there (a nested payload that reads as Codex's or
+    Gemini's: hosts.CONTEXT_EVENTS)."""
     canonical = dispatch.COPILOT_EVENTS.get(event, event)
     if canonical not in CLAUDE_EVENTS:
         return False
+    host = None if copilot_flat(event, payload) else _nested_host(payload)
+    if host in host_data.CONTEXT_EVENTS and canonical not in host_data.CONTEXT_EVENTS[host]:
+        return False
     return not (canonical in ("Stop", "SubagentStop") and payload is not None
                 and payload.get("stop_hook_active") is True)
+
+
+def _nested_host(payload):
+    """Codex by ``turn_id`` or a Codex-only tool; Gemini by a Gemini-only tool or an ISO
+    ``timestamp`` beside ``transcript_path`` (event.py's documented inference)."""
+    if payload is None:
+        return None
+    tool = payload["tool_name"] if "tool_name" in payload else payload.get("toolName")
+    gemini_tools = set(host_data.TOOLS[host_data.GEMINI]) - set(host_data.TOOLS[host_data.COPILOT]) - {"web_fetch"}
+    if tool in gemini_tools:
+        return host_data.GEMINI
+    if tool in host_data.TOOLS[host_data.COPILOT]:
+        return host_data.COPILOT
+    if "turn_id" in payload or tool == "apply_patch" or tool in host_data.TOOLS[host_data.CODEX]:
+        return host_data.CODEX
+    if isinstance(payload.get("timestamp"), str) and "transcript_path" in payload:
+        return host_data.GEMINI
+    return None
 
 
 def agent_only(name, host=None) -> bool:

@@ -11,7 +11,7 @@ import os
 
 import pytest
 from hypothesis import event as observe
-from hypothesis import given
+from hypothesis import example, given
 from hypothesis import strategies as st
 from reliability_fuzzing import (
     agent_only, any_event, arbitrary_bytes, arbitrary_json, build_sandbox, classify_gate_output, dispatcher_event,
@@ -65,8 +65,13 @@ def test_run_arbitrary_text(sandbox, event, stdin_text):
     _check_run(sandbox, event, stdin_text)
 
 
+# A nested payload with turn_id reads as Codex's, which takes no context on PostToolBatch (CI, session 6).
+CODEX_BATCH = ("PostToolBatch", b'{"turn_id": null}')
+
+
 @fuzz_settings(IN_PROCESS_EXAMPLES)
 @given(case_=arbitrary_json)
+@example(case_=CODEX_BATCH)
 def test_run_arbitrary_json(sandbox, case_):
     event, data = case_
     _check_run(sandbox, event, data.decode())
@@ -104,6 +109,7 @@ def test_process_arbitrary_bytes(sandbox, case_):
 
 @fuzz_settings(PROCESS_EXAMPLES)
 @given(case_=arbitrary_json)
+@example(case_=CODEX_BATCH)
 def test_process_arbitrary_json(sandbox, case_):
     _check_process(sandbox, *case_)
 
