@@ -201,6 +201,7 @@ def _nested_host(payload):
     if payload is None:
         return None
     tool = payload["tool_name"] if "tool_name" in payload else payload.get("toolName")
+    tool = tool if isinstance(tool, str) else ""
     gemini_tools = set(host_data.TOOLS[host_data.GEMINI]) - set(host_data.TOOLS[host_data.COPILOT]) - {"web_fetch"}
     if tool in gemini_tools:
         return host_data.GEMINI
