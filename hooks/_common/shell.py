@@ -563,30 +563,50 @@ class _Parser(object):
         return j + 1
 
     def _arithmetic(self, i, origin, depth):
+        """``$((…))`` from ``i`` (just inside): only its substitutions run. The parentheses are
+        counted a stretch (up to the next ``)``) at a time, in C."""
         s, n = self.s, self.n
         level = 2
         while i < n:
-            if s[i] not in "$`()":
-                i = self.flat.find(_SENTINEL, i + 1)  # ( ) $ ` are all special: jump in C
-                if i < 0:
-                    return n
-                continue
-            c = s[i]
-            if c == "$" and s[i + 1 : i + 2] == "(" and s[i + 2 : i + 3] != "(":
-                self._substitution(i + 2, origin + ("$(…)",), depth)
-                i = self._after
-                continue
-            if c == "`" and self.backticks:
-                i = self._backtick(i, [], origin, depth)
-                continue
-            if c == "(":
-                level += 1
-            elif c == ")":
+            j = self.flat.find(_SENTINEL, i)
+            if j < 0:
+                return n
+            if s[j] == ")":
                 level -= 1
                 if level == 0:
-                    return i + 1
-            i += 1
+                    return j + 1
+                i = j + 1
+                continue
+            close = s.find(")", j)
+            if close < 0:
+                close = n
+            special = self._arithmetic_special(j, close)
+            if special < 0:
+                level += s.count("(", j, close)
+                i = close  # its ")" is counted on the next turn
+                continue
+            level += s.count("(", j, special)
+            if s[special] == "`":
+                i = self._backtick(special, [], origin, depth)
+            else:
+                self._substitution(special + 2, origin + ("$(…)",), depth)
+                i = self._after
+            if len(self.raws) >= MAX_COMMANDS:
+                return n
         return n
+
+    def _arithmetic_special(self, i, end):
+        """The first backtick or ``$(`` that is not ``$((`` in ``s[i:end]``, or -1."""
+        s = self.s
+        tick = s.find("`", i, end) if self.backticks else -1
+        if tick >= 0:
+            end = tick
+        if s.count("$(", i, end) == s.count("$((", i, end):
+            return tick
+        j = s.find("$(", i, end)
+        while s[j + 2 : j + 3] == "(":
+            j = s.find("$(", j + 3, end)
+        return j
 
 
 class _Nested(object):

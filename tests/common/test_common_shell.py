@@ -45,6 +45,8 @@ def test_words_are_normalised(command, argv):
     ("(a; (b)) && { c; }", ["a", "b", "c"]),
     ("if a; then b; else c; fi; while d; do e; done", ["a", "b", "c", "d", "e"]),
     ("a # b; c\nd", ["a", "d"]),
+    ("echo $(( (1 + (2)) * $((3)) )); b", ["echo", "b"]),
+    ("echo $(( 1 + (2 ); b", ["echo"]),
 ])
 def test_segments(command, expected):
     assert [argv[0] for argv in argvs(command)] == expected
@@ -56,6 +58,8 @@ def test_segments(command, expected):
     ('echo "in $(git clean -fd) quotes"', ("git", "clean", "-fd"), ("$(…)",)),
     ("diff <(git stash clear) >(cat)", ("git", "stash", "clear"), ("<(…)",)),
     ("echo $(( $(rm -r /y) + 1 ))", ("rm", "-r", "/y"), ("$(…)",)),
+    ("echo $(( (2 * (3 + `rm -r /y`)) ))", ("rm", "-r", "/y"), ("`…`",)),
+    ("echo $(( $((1)) + $(rm -r /y) ))", ("rm", "-r", "/y"), ("$(…)",)),
     ("ls > $(rm -rf /z)", ("rm", "-rf", "/z"), ("$(…)",)),
     ("echo ${X:-$(rm -rf /w)}", ("rm", "-rf", "/w"), ("$(…)",)),
     ("echo $(echo $(git push -f))", ("git", "push", "-f"), ("$(…)", "$(…)")),
@@ -157,6 +161,10 @@ HOSTILE_100K = {
     "braces": "${" * 50_000,
     "parens": "(" * 100_000,
     "arithmetic": "$((" * 33_000,
+    "arithmetic, one substitution": "$((" * 33_000 + "$(x)",
+    "arithmetic, backticks": "$((`x`" * 16_000,
+    "arithmetic, closed": "$((1))" * 16_000,
+    "arithmetic, substitutions": "$(($(x)" * 14_000,
     "eval": "eval " * 20_000,
     "sudo": "sudo " * 20_000,
     "tildes": "~" * 100_000,
