@@ -37,6 +37,7 @@ MAX_CHARS = 1_000_000
 MAX_DEPTH = 10
 MAX_COMMANDS = 500
 MAX_PARTS = 256  # per word; past it a double-quoted string without substitutions is taken whole
+MAX_WORD_PARTS = 1024  # parts of a word kept (its first and last halves)
 MAX_ANSI = 4096  # characters of a $'…' string decoded
 MAX_CODE_CALLS = 64
 
@@ -443,7 +444,12 @@ class _Parser(object):
                         j = k
                 parts.append(("lit", s[i:j]))
                 i = j
-        return (parts if len(parts) < 2 else _merge(parts)), i
+        if len(parts) < 2:
+            return parts, i
+        parts = _merge(parts)
+        if len(parts) > MAX_WORD_PARTS:  # both ends kept: a path's tail says what it reaches
+            parts = parts[: MAX_WORD_PARTS // 2] + parts[-MAX_WORD_PARTS // 2 :]
+        return parts, i
 
     def _dquote(self, i, parts, origin, depth):
         s, n = self.s, self.n

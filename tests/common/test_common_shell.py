@@ -214,3 +214,12 @@ def test_property_never_raises_and_stays_bounded(text):
     assert len(commands) <= shell.MAX_COMMANDS * 4
     size = len(text) if text else 1
     assert elapsed <= 0.050 * max(1.0, size / 100_000) + 0.05  # 50 ms per 100 KB, plus a scheduling margin
+
+
+def test_a_word_of_many_parts_keeps_both_ends():
+    """MAX_WORD_PARTS bounds what a word keeps (its rendering is paid for on every look);
+    the tail stays, since that is where a path says what it reaches."""
+    argv = shell.read("rm -rf " + "$a" * 5_000 + "/etc")[0].argv
+    assert argv[:2] == ("rm", "-rf")
+    assert argv[-1].startswith("$a$a") and argv[-1].endswith("$a/etc")
+    assert argv[-1].count("$a") == shell.MAX_WORD_PARTS - 1
