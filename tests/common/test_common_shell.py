@@ -163,7 +163,6 @@ HOSTILE_100K = {
     "arithmetic": "$((" * 33_000,
     "arithmetic, one substitution": "$((" * 33_000 + "$(x)",
     "arithmetic, backticks": "$((`x`" * 16_000,
-    "arithmetic, closed": "$((1))" * 16_000,
     "arithmetic, substitutions": "$(($(x)" * 14_000,
     "eval": "eval " * 20_000,
     "sudo": "sudo " * 20_000,
