@@ -1,6 +1,7 @@
 """One hook call as a value: ``parse()`` reads any host's payload, the renderers write its answer.
 
     event = parse(stdin_text, argv_event=None, host=None)   # never raises
+    read_stdin() -> str                  # the hook's stdin, decoded with replacement
     render_context(event, text) -> str   # one JSON line, or "" when text is empty
     render_deny(event, reason) -> str    # one JSON line; the hook still exits 0
 
@@ -27,6 +28,8 @@ importing that package (it costs about as much again as the interpreter's
 start); output is byte-identical to ``json.dumps`` with its default separators.
 Standard library only; import cost is one small module plus ``hosts``.
 """
+import sys
+
 from . import hosts as _hosts
 
 try:
@@ -114,6 +117,16 @@ def parse(stdin_text, argv_event=None, host=None):
     except Exception:
         pass
     return event
+
+
+def read_stdin():
+    """The hook's stdin as text: bytes decoded as UTF-8 with replacement (a host may cut a
+    payload mid-character), or the text of a stand-in stream that has no bytes."""
+    try:
+        data = sys.stdin.buffer.read()
+    except AttributeError:
+        return sys.stdin.read()
+    return data.decode("utf-8", "replace")
 
 
 def loads(text):

@@ -43,19 +43,11 @@ NOT_ANNOYED = (r"ignor|fix|miss|overlook|forget|skip(?:ping)?\s+the|compiler|bui
 
 def main(argv=None):
     try:
-        text = _read_stdin()
+        text = _event.read_stdin()
         observe(text, (argv or [None])[0])
     except Exception:
         pass
     return 0
-
-
-def _read_stdin():
-    try:
-        data = sys.stdin.buffer.read()
-    except AttributeError:
-        return sys.stdin.read()
-    return data.decode("utf-8", "replace")
 
 
 def observe(stdin_text, event_name=None):

@@ -57,20 +57,12 @@ EXAMPLES_CWD = "/home/user/project"
 
 def main(argv=None):
     try:
-        output = advise(_read_stdin(), _registry_path(argv or []))
+        output = advise(_event.read_stdin(), _registry_path(argv or []))
         if output:
             sys.stdout.write(output)
     except Exception:
         pass
     return 0
-
-
-def _read_stdin():
-    try:
-        data = sys.stdin.buffer.read()
-    except AttributeError:
-        return sys.stdin.read()
-    return data.decode("utf-8", "replace")
 
 
 def _registry_path(argv):
