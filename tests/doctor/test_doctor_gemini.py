@@ -250,3 +250,20 @@ def test_what_gemini_accepts(exit_code, stdout, stderr, expected):
 def test_context_before_the_call_is_dropped_on_gemini():
     context = json.dumps({"hookSpecificOutput": {"hookEventName": "BeforeTool", "additionalContext": "c"}})
     assert "Gemini drops it" in answer_problems("gemini", "PreToolUse", 0, context, "")[0]
+
+
+def test_geminis_own_switches_that_skip_hookmux_are_named(gemini):
+    """``hooksConfig.enabled: false`` runs no hook; ``hooksConfig.disabled`` skips the hooks whose
+    command it lists (Gemini CLI 0.61.0's ``getHookName``: the name, else the command)."""
+    gemini.install()
+    data = json.loads(gemini.settings.read_text())
+    after = next(h["command"] for g in data["hooks"]["AfterTool"] for h in g["hooks"])
+    data["hooksConfig"] = {"disabled": [after]}
+    gemini.settings.write_text(json.dumps(data, indent=2))
+    text = problems(gemini.doctor())
+    assert f"{gemini.settings}: AfterTool dispatch: Gemini skips it silently: hooksConfig.disabled" in text
+    assert "hooksConfig.enabled is false" not in text
+    data["hooksConfig"] = {"enabled": False}
+    gemini.settings.write_text(json.dumps(data, indent=2))
+    text = problems(gemini.doctor())
+    assert "hooksConfig.enabled is false: Gemini runs no hook at all" in text

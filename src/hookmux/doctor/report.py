@@ -94,6 +94,7 @@ def diagnose(options: Options) -> dict:
     for item in wirings.duplicates(found):
         findings.problem(**item)
     trust = _codex_trust(found, options.codex_bin, findings)
+    _gemini_switches(found, findings)
     trust.update(_plugin_codex_trust(found, roots, options.codex_bin, findings))
     hooks = [hook for wiring in found for hook in wiring.hooks]
     loaded_by = {id(hook): wiring.loaded_by for wiring in found for hook in wiring.hooks}
@@ -154,6 +155,32 @@ def _codex_trust(found, codex_bin, findings) -> dict[int, str]:
             if status != "trusted":
                 findings.problem(hook.label(), f"Codex skips it silently: it is {status}", codex_install.HOW_TO_TRUST)
     return out
+
+
+def _gemini_switches(found, findings) -> None:
+    """Gemini's own switches in its settings files (merged by Gemini over all of them):
+    ``hooksConfig.enabled: false`` runs no hook at all, ``hooksConfig.disabled`` skips the hooks it
+    names (by ``name``, else by command) -- silently, as Codex skips an untrusted hook."""
+    from hookmux.installer import jsonfile as json_files
+
+    hooks = [hook for wiring in found if wiring.format == wirings.GEMINI for hook in wiring.hooks]
+    settings = [wiring.file for wiring in found if wiring.format == wirings.GEMINI and wiring.extension is None
+                and wiring.exists and not wiring.error]
+    for file in settings:
+        try:
+            config = json_files.load(Path(file)).data.get("hooksConfig")
+        except (JsonFileError, AttributeError):
+            continue
+        if not isinstance(config, dict) or not hooks:
+            continue
+        if config.get("enabled") is False:
+            findings.problem(file, "hooksConfig.enabled is false: Gemini runs no hook at all, hookmux's neither",
+                             f"remove \"enabled\": false from hooksConfig in {file} (or set it to true)")
+        disabled = config.get("disabled") if isinstance(config.get("disabled"), list) else []
+        for hook in hooks:
+            if hook.command in disabled:
+                findings.problem(hook.label(), f"Gemini skips it silently: hooksConfig.disabled in {file} lists it",
+                                 f"take its command out of hooksConfig.disabled in {file}")
 
 
 def _plugin_codex_trust(found, roots, codex_bin, findings) -> dict[int, str]:
