@@ -191,6 +191,7 @@ def test_gemini_the_extension_the_real_binary_linked_is_found_run_and_named_when
         _problems(report)
 
     _gemini(gemini_cli, sandbox, "extensions", "uninstall", "hookmux")
+    assert (checkout / "hooks" / "hooks.json").is_file()  # a link's uninstall leaves the linked folder
     code, report = _doctor(sandbox)
     assert code == 0 and report["gemini_extensions"] == [], _problems(report)
     assert ("AfterTool", "dispatch") in _fired(report, "gemini")
