@@ -13,7 +13,7 @@ import sys
 from pathlib import Path
 
 import pytest
-from hookmux_testing import REPO, hermetic_env
+from hookmux_testing import gemini_extension_checkout, gemini_extension_link, hermetic_env
 
 from hookmux.doctor.answers import problems as answer_problems
 
@@ -44,22 +44,11 @@ class Gemini:
     def install(self, *args):
         return self.hookmux("install", "--gemini-home", str(self.gemini), *args, check=True)
 
-    def checkout(self, name="checkout") -> Path:
-        """A copy of this checkout's extension files: gemini-extension.json and hooks/."""
-        folder = self.root / name
-        folder.mkdir()
-        shutil.copy(REPO / "gemini-extension.json", folder)
-        shutil.copytree(REPO / "hooks", folder / "hooks", ignore=shutil.ignore_patterns("__pycache__", "*.pyc"))
-        return folder
+    def checkout(self) -> Path:
+        return gemini_extension_checkout(self.root / "checkout")
 
     def link(self, folder: Path, overrides=None) -> None:
-        """What `gemini extensions link DIR` leaves (0.61.0): a folder named after the extension
-        holding only the install file, and the user-scope enablement rule."""
-        (self.extensions / "hookmux").mkdir(parents=True)
-        (self.extensions / "hookmux" / ".gemini-extension-install.json").write_text(
-            json.dumps({"source": str(folder), "type": "link"}, indent=2))
-        (self.extensions / "extension-enablement.json").write_text(
-            json.dumps({"hookmux": {"overrides": overrides or [f"{self.home}/*"]}}, indent=2))
+        gemini_extension_link(self.gemini, folder, overrides)
 
     def install_copy(self, folder: Path) -> Path:
         """What `gemini extensions install DIR` leaves: a copy, whose install file names the source."""

@@ -9,13 +9,11 @@ import subprocess
 import sys
 import tempfile
 
-import pytest
 from e2e_codex_server import shell
 from e2e_expect import ADVISORY_PREFIX, COPILOT_PRE_CONTEXT, matching_rows
 from e2e_fixtures import (claude_cli, codex_cli, codex_sandbox, copilot_cli,  # noqa: F401 (pytest fixtures)
                           hookmux_installer, sandbox)
-from e2e_gemini import GeminiSandbox, find_gemini
-from e2e_gemini_server import GeminiServer
+from e2e_gemini import gemini_cli, gemini_sandbox  # noqa: F401 (pytest fixtures)
 from e2e_model_server import ToolUse
 from e2e_support import REPO
 
@@ -141,17 +139,6 @@ def test_claude_code_the_plugin_installed_from_a_local_marketplace_passes(claude
     shutil.rmtree(market / "hooks")  # the folder Claude Code runs the hooks from
     code, report = _doctor(sandbox)
     assert code == 1 and "has no hooks/hooks.json" in _problems(report), _problems(report)
-
-
-@pytest.fixture(scope="session")
-def gemini_cli():
-    return find_gemini()
-
-
-@pytest.fixture
-def gemini_sandbox(tmp_path, hookmux_installer):  # noqa: F811
-    with GeminiServer() as server:
-        yield GeminiSandbox(tmp_path, server)
 
 
 def _gemini(cli, sandbox, *args, answer=None) -> subprocess.CompletedProcess:

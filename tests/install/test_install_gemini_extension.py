@@ -11,7 +11,7 @@ import sys
 from pathlib import Path
 
 import pytest
-from hookmux_testing import REPO, hermetic_env
+from hookmux_testing import gemini_extension_checkout, gemini_extension_link, hermetic_env
 
 UNINSTALL = "`gemini extensions uninstall hookmux`"
 
@@ -26,19 +26,10 @@ class Home:
         self.settings = self.gemini / "settings.json"
         self.project = tmp_path / "project"
         self.project.mkdir()
-        self.source = tmp_path / "checkout"
-        self.source.mkdir()
-        shutil.copy(REPO / "gemini-extension.json", self.source)
-        shutil.copytree(REPO / "hooks", self.source / "hooks", ignore=shutil.ignore_patterns("__pycache__", "*.pyc"))
+        self.source = gemini_extension_checkout(tmp_path / "checkout")
 
     def link(self, overrides=None) -> None:
-        """What `gemini extensions link DIR` leaves (Gemini CLI 0.61.0)."""
-        extensions = self.gemini / "extensions"
-        (extensions / "hookmux").mkdir(parents=True)
-        (extensions / "hookmux" / ".gemini-extension-install.json").write_text(
-            json.dumps({"source": str(self.source), "type": "link"}, indent=2))
-        (extensions / "extension-enablement.json").write_text(
-            json.dumps({"hookmux": {"overrides": overrides or [f"{self.home}/*"]}}, indent=2))
+        gemini_extension_link(self.gemini, self.source, overrides)
 
     def hookmux(self, *args):
         return subprocess.run([sys.executable, "-m", "hookmux.cli", *args], capture_output=True, text=True,
