@@ -42,7 +42,10 @@ class Gemini:
         return result
 
     def install(self, *args):
-        return self.hookmux("install", "--gemini-home", str(self.gemini), *args, check=True)
+        return self.install_into(self.gemini, *args)
+
+    def install_into(self, gemini_home: Path, *args):
+        return self.hookmux("install", "--gemini-home", str(gemini_home), *args, check=True)
 
     def checkout(self) -> Path:
         return gemini_extension_checkout(self.root / "checkout")
@@ -126,7 +129,7 @@ def test_a_healthy_settings_install_passes_through_the_exact_lines(gemini, tmp_p
 def test_the_project_form_is_found_in_the_projects_gemini_folder(gemini):
     project_gemini = gemini.project / ".gemini"
     project_gemini.mkdir()
-    gemini.hookmux("install", "--gemini-home", str(project_gemini), check=True)
+    gemini.install_into(project_gemini)
     report = gemini.doctor()
     assert report["problems"] == [], problems(report)
     [wiring] = gemini_wirings(report, project_gemini / "settings.json")
@@ -256,3 +259,15 @@ def test_geminis_own_switches_that_skip_hookmux_are_named(gemini):
     gemini.settings.write_text(json.dumps(data, indent=2))
     text = problems(gemini.doctor())
     assert "hooksConfig.enabled is false: Gemini runs no hook at all" in text
+
+
+def test_user_and_project_settings_both_wiring_hookmux_run_it_twice(gemini):
+    """Gemini concatenates the hooks of its user and project settings (mergeStrategy concat, 0.61.0)."""
+    gemini.install()
+    project_gemini = gemini.project / ".gemini"
+    project_gemini.mkdir()
+    gemini.install_into(project_gemini)
+    report = gemini.doctor()
+    twice = [p for p in report["problems"] if p["problem"].startswith("gemini runs the dispatch 2 times")]
+    assert twice and all("one hooks folder wired in two files" in p["problem"] for p in twice), problems(report)
+    assert all("--gemini-home" in p["fix"] for p in twice)
