@@ -271,3 +271,16 @@ def test_user_and_project_settings_both_wiring_hookmux_run_it_twice(gemini):
     twice = [p for p in report["problems"] if p["problem"].startswith("gemini runs the dispatch 2 times")]
     assert twice and all("one hooks folder wired in two files" in p["problem"] for p in twice), problems(report)
     assert all("--gemini-home" in p["fix"] for p in twice)
+
+
+def test_gemini_cli_home_moves_where_the_extension_is_looked_for(gemini, tmp_path):
+    """``GEMINI_CLI_HOME`` replaces the home folder for Gemini's ``.gemini`` (settings and extensions)."""
+    elsewhere = tmp_path / "gemini-cli-home" / ".gemini"
+    source = gemini.checkout()
+    gemini_extension_link(elsewhere, source)
+    assert gemini.doctor()["gemini_extensions"] == []  # not in ~/.gemini
+    gemini.env["GEMINI_CLI_HOME"] = str(elsewhere.parent)
+    report = gemini.doctor()
+    assert report["problems"] == [], problems(report)
+    assert [e["root"] for e in report["gemini_extensions"]] == [str(source)]
+    assert_fired_as_gemini_runs_it(gemini_wirings(report)[0])
