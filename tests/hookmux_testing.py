@@ -74,3 +74,28 @@ def warm_pool(env: dict[str, str], tmp_path: Path, dispatch: Path = DISPATCH, se
             return
         assert time.monotonic() < deadline, result.stderr.decode()
         time.sleep(0.1)
+
+
+# ---------------------------------------------------------------- Gemini CLI's extension records
+
+
+def gemini_extension_checkout(folder: Path) -> Path:
+    """``folder`` holding a copy of this checkout's Gemini extension files: gemini-extension.json, hooks/."""
+    import shutil
+
+    folder.mkdir(parents=True)
+    shutil.copy(REPO / "gemini-extension.json", folder)
+    shutil.copytree(HOOKS, folder / "hooks", ignore=shutil.ignore_patterns("__pycache__", "*.pyc"))
+    return folder
+
+
+def gemini_extension_link(gemini_dir: Path, source: Path, overrides: list[str] | None = None) -> None:
+    """What ``gemini extensions link SOURCE`` leaves in ``gemini_dir`` (``~/.gemini``; Gemini CLI 0.61.0,
+    docs/e2e.md Gemini item 8): a folder named after the extension holding only its install record,
+    and the enablement rule (default: user scope, the home folder and everything under it)."""
+    extensions = gemini_dir / "extensions"
+    (extensions / "hookmux").mkdir(parents=True)
+    (extensions / "hookmux" / ".gemini-extension-install.json").write_text(
+        json.dumps({"source": str(source), "type": "link"}, indent=2))
+    (extensions / "extension-enablement.json").write_text(
+        json.dumps({"hookmux": {"overrides": overrides or [f"{gemini_dir.parent}/*"]}}, indent=2))

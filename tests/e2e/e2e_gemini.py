@@ -138,3 +138,14 @@ class GeminiSandbox(Sandbox):
             pytest.fail(f"gemini never called the model (exit {proc.returncode})\nstdout:\n{proc.stdout}\n"
                         f"stderr:\n{proc.stderr}", pytrace=False)
         return GeminiRun(proc, elapsed, requests, list(self.server.issued))
+
+
+@pytest.fixture(scope="session")
+def gemini_cli() -> Cli:
+    return find_gemini()
+
+
+@pytest.fixture
+def gemini_sandbox(tmp_path, hookmux_installer):  # hookmux_installer: e2e_fixtures', imported by the test module
+    with GeminiServer() as server:
+        yield GeminiSandbox(tmp_path, server)

@@ -13,7 +13,9 @@ from e2e_codex_server import shell
 from e2e_expect import ADVISORY_PREFIX, COPILOT_PRE_CONTEXT, matching_rows
 from e2e_fixtures import (claude_cli, codex_cli, codex_sandbox, copilot_cli,  # noqa: F401 (pytest fixtures)
                           hookmux_installer, sandbox)
+from e2e_gemini import gemini_cli, gemini_sandbox  # noqa: F401 (pytest fixtures)
 from e2e_model_server import ToolUse
+from e2e_support import REPO
 
 CONTRAINDICATED = "git push --force origin main"  # data: the project is a fresh repository with no remote
 
@@ -137,3 +139,46 @@ def test_claude_code_the_plugin_installed_from_a_local_marketplace_passes(claude
     shutil.rmtree(market / "hooks")  # the folder Claude Code runs the hooks from
     code, report = _doctor(sandbox)
     assert code == 1 and "has no hooks/hooks.json" in _problems(report), _problems(report)
+
+
+def _gemini(cli, sandbox, *args, answer=None) -> subprocess.CompletedProcess:
+    proc = subprocess.run([shutil.which("node") or "node", str(cli.path), *args], input=answer, cwd=sandbox.project,
+                          env=sandbox.env, capture_output=True, text=True, timeout=120)
+    assert proc.returncode == 0, proc.stdout + proc.stderr
+    return proc
+
+
+def test_gemini_the_extension_the_real_binary_linked_is_found_run_and_named_when_wired_twice(gemini_cli,
+                                                                                             gemini_sandbox):
+    """Gemini CLI 0.61.0 writes its own extension records (``extensions link``, then ``uninstall``);
+    doctor finds the extension where Gemini runs it from, passes it, names it beside a settings
+    install, and passes again once the real binary has taken the extension away (the fix it names)."""
+    sandbox = gemini_sandbox
+    _temporary_home(sandbox)
+    checkout = sandbox.root / "checkout"
+    checkout.mkdir()
+    shutil.copy(REPO / "gemini-extension.json", checkout)
+    shutil.copytree(REPO / "hooks", checkout / "hooks", ignore=shutil.ignore_patterns("__pycache__"))
+    _gemini(gemini_cli, sandbox, "extensions", "link", str(checkout), answer="y\n")
+
+    code, report = _doctor(sandbox)
+    assert code == 0, _problems(report)
+    [extension] = report["gemini_extensions"]
+    assert extension["kind"] == "link" and extension["root"] == str(checkout) and extension["enabled"]
+    assert set(_fired(report, "gemini")) == {("BeforeTool", "dispatch"), ("BeforeTool", "danger"),
+                                             ("AfterTool", "dispatch"), ("BeforeAgent", "dispatch")}
+
+    installed = sandbox.hookmux("install", "--target", sandbox.claude_target, "--settings", sandbox.user_settings,
+                                "--gemini-home", sandbox.gemini_home)
+    assert "hookmux: warning: Gemini CLI also has the hookmux extension" in installed.stderr
+    code, report = _doctor(sandbox)
+    assert code == 1
+    twice = [p for p in report["problems"] if "the hookmux extension (linked from" in p["problem"]]
+    assert len(twice) == 4 and all("`gemini extensions uninstall hookmux`" in p["fix"] for p in twice), \
+        _problems(report)
+
+    _gemini(gemini_cli, sandbox, "extensions", "uninstall", "hookmux")
+    assert (checkout / "hooks" / "hooks.json").is_file()  # a link's uninstall leaves the linked folder
+    code, report = _doctor(sandbox)
+    assert code == 0 and report["gemini_extensions"] == [], _problems(report)
+    assert ("AfterTool", "dispatch") in _fired(report, "gemini")

@@ -10,13 +10,11 @@ import json
 import shutil
 import subprocess
 
-import pytest
 from e2e_model_server import ToolUse
 from hookmux import resources
 
 from e2e_fixtures import hookmux_installer  # noqa: F401 (pytest fixture)
-from e2e_gemini import GeminiSandbox, find_gemini, shell
-from e2e_gemini_server import GeminiServer
+from e2e_gemini import gemini_cli, gemini_sandbox, shell  # noqa: F401 (pytest fixtures)
 from e2e_support import REPO
 
 CONTRAINDICATED = "git push --force origin main"  # no remote in the sandbox's repository: git refuses
@@ -33,17 +31,6 @@ def _wired_context(sandbox, event: str, command: str) -> str:
     proc = sandbox.run_wired(wired, payload)
     assert proc.returncode == 0 and proc.stderr == "", proc.stderr
     return json.loads(proc.stdout)["hookSpecificOutput"]["additionalContext"]
-
-
-@pytest.fixture(scope="session")
-def gemini_cli():
-    return find_gemini()
-
-
-@pytest.fixture
-def gemini_sandbox(tmp_path, hookmux_installer):  # noqa: F811
-    with GeminiServer() as server:
-        yield GeminiSandbox(tmp_path, server)
 
 
 def test_the_advice_arrives_after_a_hazardous_call_worded_for_what_already_ran(gemini_cli, gemini_sandbox):

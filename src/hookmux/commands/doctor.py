@@ -27,10 +27,12 @@ def configure(parser: argparse.ArgumentParser) -> None:
                         help="a Copilot hooks folder besides ~/.copilot/hooks and .github/hooks (repeatable)")
     parser.add_argument("--codex-home", action="append", default=[], metavar="DIR",
                         help="a Codex home besides $CODEX_HOME or ~/.codex (repeatable)")
+    parser.add_argument("--gemini-home", action="append", default=[], metavar="DIR",
+                        help="a Gemini settings folder besides ~/.gemini and the project's .gemini (repeatable)")
     parser.add_argument("--codex-bin", metavar="PATH",
                         help="the codex binary asked which hooks Codex trusts (default: codex on PATH)")
     parser.add_argument("--project", metavar="DIR", default=".",
-                        help="the project whose .claude, .github/hooks and .codex to look at (default: .)")
+                        help="the project whose .claude, .github/hooks, .codex and .gemini to look at (default: .)")
     parser.add_argument("--json", action="store_true", help="print the report as JSON (for a bug report)")
 
 
@@ -44,7 +46,8 @@ def run(args: argparse.Namespace) -> int:
                       targets=[absolute(t) for t in (args.target or [DEFAULT_TARGET])],
                       settings=[absolute(p) for p in args.settings],
                       copilot_dirs=[absolute(p) for p in args.copilot_hooks_dir],
-                      codex_homes=[absolute(p) for p in args.codex_home])
+                      codex_homes=[absolute(p) for p in args.codex_home],
+                      gemini_homes=[absolute(p) for p in args.gemini_home])
     report = diagnose(options)
     sys.stdout.write(json.dumps(report, indent=2) + "\n" if args.json else render(report))
     return 0 if report["ok"] else 1

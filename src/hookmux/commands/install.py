@@ -8,7 +8,8 @@ import sys
 
 from hookmux import plugin_installs, wiring
 from hookmux.errors import InstallError
-from hookmux.installer import apply, codex_install, codex_trust, plan as install_plan, show, transaction
+from hookmux.installer import apply, codex_install, codex_trust, gemini_extension, gemini_hooks, plan as install_plan, \
+    show, transaction
 from hookmux.installer.jsonfile import JsonFileError
 from hookmux.installer.wiring_files import absolute
 
@@ -76,6 +77,11 @@ def run(args: argparse.Namespace) -> int:
     if refused:
         err.write(f"hookmux: {refused}\nhookmux: nothing was changed\n")
         return 1
+    if gemini_home is not None:  # the extension too: a warning, not a refusal (docs/install.md)
+        warning = gemini_extension.install_warning(gemini_extension.found(project=os.getcwd()),
+                                                   gemini_hooks.settings_file(gemini_home))
+        if warning:
+            err.write(f"hookmux: warning: {warning}\n")
     try:
         codex_bin = codex_trust.find_codex(args.codex_bin)
     except codex_trust.CodexTrustError as exc:

@@ -9,7 +9,7 @@ import sys
 
 from hookmux import layer_report, plugin_installs, resources
 from hookmux.commands.install import add_location_flags
-from hookmux.installer import codex_install, codex_trust
+from hookmux.installer import codex_install, codex_trust, gemini_extension
 from hookmux.installer.inspect import render, status
 from hookmux.installer.wiring_files import absolute
 
@@ -36,13 +36,15 @@ def run(args: argparse.Namespace) -> int:
     # The other way of installing (plugin) and the manifest layers (docs/install.md).
     installs = plugin_installs.found(project=os.getcwd(), codex_home=codex_home, claude_settings=args.settings)
     plugin_installs.annotate_status(report, installs, codex_bin, codex_home)
+    gemini_extension.annotate_status(report, gemini_extension.found(project=os.getcwd()))
     layers = layer_report.check(target / "_dispatch" / "manifest.json" if report.get("installed")
                                 else resources.shipped_manifest(), None if report.get("installed") else
                                 resources.hooks_tree())
     report["layers"] = layers.as_dict()
     report["problems"] += layers.errors
     report["allowances"] = _allowances()
-    text = render(report) + plugin_installs.render_status(report) + layer_report.render(layers)
+    text = render(report) + plugin_installs.render_status(report) + gemini_extension.render_status(report)
+    text += layer_report.render(layers)
     text += _render_allowances(report)
     sys.stdout.write(json.dumps(report, indent=2) + "\n" if args.json else text)
     return 1 if report["problems"] else 0

@@ -9,7 +9,12 @@
   and ``HOOKMUX_TRACE=1`` so the dispatcher says, row by row, what it ran;
 - the working directory: the sandbox's project; the timeout: the entry's (capped at ``MAX_WAIT``);
 - the plugin's hooks: run as the host that loads them runs them (its shell, its payload, its
-  answer rules), with the plugin variables that host sets (``plugins.PluginRoot.env``).
+  answer rules), with the plugin variables that host sets (``plugins.PluginRoot.env``);
+- Gemini CLI (its settings and its extension): ``bash -c`` with ``$GEMINI_PROJECT_DIR`` & co. put
+  into the command as Gemini puts them in, the payload compact without a final newline, the
+  entry's ``timeout`` in milliseconds (default 60000). Its command lines send stderr to /dev/null,
+  so no trace comes back: the proof that the dispatcher ran is the ledger record it writes in the
+  sandbox's state folder (``Result.ledger``, its rows by name in ``Result.by_name``).
 """
 from __future__ import annotations
 
@@ -23,15 +28,21 @@ import subprocess
 import time
 from dataclasses import dataclass, field
 
-from hookmux import resources
-from hookmux.doctor.sandbox import CANARY, Sandbox
-from hookmux.doctor.wirings import CLAUDE, CODEX, COPILOT, PLUGIN, Hook
+from hookmux import resources, testing
+from hookmux.doctor.sandbox import CANARY, SESSION, Sandbox
+from hookmux.doctor.wirings import CLAUDE, CODEX, COPILOT, GEMINI, PLUGIN, Hook
 
 _hosts = resources.runtime("hosts")
-SHELLS = {CLAUDE: ["/bin/sh", "-c"], PLUGIN: ["/bin/sh", "-c"], COPILOT: ["bash", "-c"], CODEX: ["/bin/bash", "-c"]}
-DEFAULT_TIMEOUT = {CLAUDE: 60.0, PLUGIN: 60.0, COPILOT: 30.0, CODEX: 600.0}
+SHELLS = {CLAUDE: ["/bin/sh", "-c"], PLUGIN: ["/bin/sh", "-c"], COPILOT: ["bash", "-c"], CODEX: ["/bin/bash", "-c"],
+          GEMINI: ["bash", "-c"]}
+DEFAULT_TIMEOUT = {CLAUDE: 60.0, PLUGIN: 60.0, COPILOT: 30.0, CODEX: 600.0, GEMINI: 60.0}
 MAX_WAIT = 30.0
-SESSION = "hookmux-doctor"
+# Gemini puts these into a hook's command (shell-quoted) before it runs it.
+GEMINI_COMMAND_VARIABLES = ("GEMINI_PROJECT_DIR", "GEMINI_CWD", "GEMINI_PLANS_DIR", "GEMINI_SESSION_ID",
+                            "CLAUDE_PROJECT_DIR")
+# The ledger's row codes (hooks/_common/ledger.py) in the trace's words, for Gemini's canaries.
+LEDGER_WORDS = {"import-error": "selected, import error", "error": "selected, error (the check raised)",
+                "timeout": "selected, timeout", "not-run": "selected, not run", "breaker-open": "skipped: breaker open"}
 _TRACE = re.compile(r"^hookmux: \[(\d+)\] (.*?)  (.*)$")
 
 
@@ -47,11 +58,14 @@ class Result:
     timed_out: bool = False
     rows: dict[int, str] = field(default_factory=dict)  # row index -> the trace's words for it
     trace: list[str] = field(default_factory=list)
+    ledger: list[dict] = field(default_factory=list)  # Gemini: the dispatch records the canary wrote
+    by_name: dict[str, str] = field(default_factory=dict)  # Gemini: row name -> words, from the ledger
 
     def as_dict(self) -> dict:
         return {"host": self.host, "shell": self.shell[0], "tool": self.payload.get("tool_name") or self.payload.get("toolName"),
                 "exit": self.exit, "ms": round(self.ms, 1), "timed_out": self.timed_out,
-                "stdout": self.stdout[:2000], "stderr": self.stderr[-2000:], "trace": self.trace}
+                "stdout": self.stdout[:2000], "stderr": self.stderr[-2000:], "trace": self.trace,
+                **({"ledger": self.ledger} if self.host == GEMINI else {})}
 
 
 def tool_input(tool: str, cwd: str, host: str) -> dict:
@@ -91,6 +105,8 @@ def payload(hook: Hook, tool: str | None, sandbox: Sandbox, host: str | None = N
         return _gate_payload(hook, cwd)
     if hook.role == "danger":
         return _danger_payload(hook, cwd, host)
+    if fmt == GEMINI:
+        return _gemini_payload(event, tool or "Bash", cwd)
     if host == COPILOT and fmt != COPILOT:
         tool = tool or "Bash"
         data = {"hook_event_name": event, "session_id": SESSION, "cwd": cwd,
@@ -133,10 +149,43 @@ def _event_fields(data: dict, event: str, *keys) -> dict:
     return data
 
 
+def _gemini_payload(event: str, tool: str, cwd: str) -> dict:
+    """Gemini's payload for the canonical ``event`` (``hookmux.testing``'s, measured with the binary)."""
+    where = {"session_id": SESSION, "cwd": cwd, "host": GEMINI}
+    if event == "PreToolUse":
+        call = testing.pre_tool_use(tool, tool_input(tool, cwd, GEMINI), **where)
+    elif event == "PostToolUse":
+        call = testing.post_tool_use(tool, tool_input(tool, cwd, GEMINI), "hookmux-doctor", **where)
+    elif event == "UserPromptSubmit":
+        call = testing.user_prompt_submit("hookmux doctor canary", **where)
+    elif event == "SessionStart":
+        call = testing.session_start(**where)
+    elif event == "Stop":
+        call = testing.stop(**where)
+    else:
+        native = {canonical: name for name, canonical in _hosts.EVENTS[GEMINI].items()}.get(event, event)
+        return {"session_id": SESSION, "transcript_path": os.path.join(cwd, "t.jsonl"), "cwd": cwd,
+                "hook_event_name": native, "timestamp": time.strftime("%Y-%m-%dT%H:%M:%S.000Z", time.gmtime())}
+    data = call.payload
+    data["transcript_path"] = os.path.join(cwd, "t.jsonl")
+    return data
+
+
+def gemini_command(command: str, cwd: str, env: dict) -> str:
+    """The command as Gemini runs it: ``$GEMINI_PROJECT_DIR`` & co. replaced by their values, quoted."""
+    for name in GEMINI_COMMAND_VARIABLES:
+        command = command.replace("$" + name, shlex.quote(env.get(name, cwd)))
+    return command
+
+
 def _danger_payload(hook: Hook, cwd: str, host: str | None) -> dict:
     """The danger gate's canary: a recursive delete of the doctor's own sandbox project (the
     whole project), which the gate denies. It is data on the gate's stdin: nothing runs it."""
     command = f"rm -r -f {shlex.quote(cwd)}"
+    if hook.format == GEMINI:
+        return {"session_id": SESSION, "transcript_path": os.path.join(cwd, "t.jsonl"), "cwd": cwd,
+                "hook_event_name": hook.event, "timestamp": time.strftime("%Y-%m-%dT%H:%M:%S.000Z", time.gmtime()),
+                "tool_name": "run_shell_command", "tool_input": {"command": command, "description": "hookmux doctor"}}
     if hook.format == COPILOT:
         return {"sessionId": SESSION, "timestamp": int(time.time() * 1000), "cwd": cwd,
                 "toolName": "bash", "toolArgs": {"command": command}}
@@ -184,11 +233,17 @@ def run(hook: Hook, tool: str | None, sandbox: Sandbox, as_host: str | None = No
     host = hook.format
     shell = SHELLS[as_host or host]
     data = payload(hook, tool, sandbox, as_host)
-    text = json.dumps(data, separators=(",", ":")) if host == CODEX else json.dumps(data) + "\n"
-    timeout = min(hook.timeout or DEFAULT_TIMEOUT[as_host or host], MAX_WAIT)
+    text = json.dumps(data, separators=(",", ":")) if host in (CODEX, GEMINI) else json.dumps(data) + "\n"
+    timeout = hook.timeout / 1000 if host == GEMINI and hook.timeout else hook.timeout  # Gemini: milliseconds
+    timeout = min(timeout or DEFAULT_TIMEOUT[as_host or host], MAX_WAIT)
+    env = env or sandbox.env(host)
+    command = gemini_command(hook.command, str(sandbox.project), env) if host == GEMINI else hook.command
+    ledger = resources.runtime("ledger")
+    ledger_file = os.path.join(env["HOOKMUX_STATE_DIR"], *ledger.DISPATCH_FILE)
+    before = len(_records(ledger, ledger_file)) if host == GEMINI else 0
     started = time.monotonic()
-    process = subprocess.Popen([*shell, hook.command], stdin=subprocess.PIPE, stdout=subprocess.PIPE,
-                               stderr=subprocess.PIPE, env=env or sandbox.env(host), cwd=str(sandbox.project),
+    process = subprocess.Popen([*shell, command], stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+                               stderr=subprocess.PIPE, env=env, cwd=str(sandbox.project),
                                start_new_session=True)
     timed_out = False
     try:
@@ -208,4 +263,16 @@ def run(hook: Hook, tool: str | None, sandbox: Sandbox, as_host: str | None = No
         found = _TRACE.match(line)
         if found:
             result.rows[int(found.group(1))] = found.group(3)
+    if host == GEMINI:
+        result.ledger = _records(ledger, ledger_file)[before:]
+        for record in result.ledger:
+            for name, code, ms in record.get("rows") or ():
+                result.by_name[name] = LEDGER_WORDS.get(code, f"selected {ms}ms ok, {code}")
     return result
+
+
+def _records(ledger, path: str) -> list[dict]:
+    try:
+        return ledger.read_records(path)
+    except OSError:
+        return []

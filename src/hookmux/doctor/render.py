@@ -13,6 +13,9 @@ def render(report: dict) -> str:
     for item in report.get("plugins", []):
         lines.append(f"plugin:  {item['plugin_id']} on for {item['host']} ({item['where']}): runs from "
                      f"{item['root'] or '?'} ({item['how'] or 'not found'})" + (" PROBLEM" if item["problem"] else ""))
+    for item in report.get("gemini_extensions", []):
+        lines.append(f"gemini extension: hookmux ({item['kind'] or '?'}) runs from {item['root']}: "
+                     + ("on" if item["enabled"] else "off for this project") + (" PROBLEM" if item["problem"] else ""))
     for wiring in report["wirings"]:
         state = "missing" if not wiring["exists"] else "unreadable" if wiring["error"] else f"{len(wiring['hooks'])} hookmux hooks"
         lines.append(f"wired:   {wiring['file']} ({wiring['format']}, loaded by {', '.join(wiring['loaded_by'])}): {state}")

@@ -10,7 +10,7 @@ from pathlib import Path
 from hookmux import breakers, plugin, resources
 from hookmux.doctor import answers, canary, plugins as plugin_roots, processes, rows as rows_module, wirings
 from hookmux.doctor.sandbox import Sandbox
-from hookmux.installer import record as records
+from hookmux.installer import gemini_extension, record as records
 from hookmux.installer.jsonfile import JsonFileError
 from hookmux.installer.plan import version
 
@@ -18,6 +18,8 @@ _hosts = resources.runtime("hosts")
 _COPILOT_EVENTS = set(_hosts.EVENTS[_hosts.COPILOT].values())
 _HOST_EVENTS = {wirings.CLAUDE: set(_hosts.EVENTS[_hosts.CLAUDE].values()), wirings.COPILOT: _COPILOT_EVENTS,
                 wirings.CODEX: set(_hosts.EVENTS[_hosts.CODEX].values())}
+# Gemini: the advising rows of the first event run on the second (after the call).
+_ADVICE_BEFORE, _ADVICE_AFTER = _hosts.ADVICE_AFTER[_hosts.GEMINI]
 
 
 @dataclass
@@ -28,6 +30,7 @@ class Options:
     settings: list[Path] = field(default_factory=list)
     copilot_dirs: list[Path] = field(default_factory=list)
     codex_homes: list[Path] = field(default_factory=list)
+    gemini_homes: list[Path] = field(default_factory=list)
     codex_bin: str | None = None  # asks Codex which hooks it trusts (as `hookmux status` does)
 
 
@@ -58,17 +61,24 @@ def diagnose(options: Options) -> dict:
             installs[os.path.realpath(target)] = rec
     recorded = {name: info.get("host", "claude") for rec in installs.values() for name, info in rec.wired.items()}
     places = wirings.Places(options.home, options.project, tuple(options.settings), tuple(options.copilot_dirs),
-                            tuple(options.codex_homes))
+                            tuple(options.codex_homes), tuple(options.gemini_homes))
     roots = plugin_roots.roots(options.home, options.project, tuple(options.codex_homes))
-    found = wirings.find(places, recorded, roots)
+    extensions = gemini_extension.found(options.home, options.project)
+    found = wirings.find(places, recorded, roots, extensions)
     report: dict = {"hookmux": version(), "home": str(options.home), "project": str(options.project),
-                    "plugins": [item.as_dict() for item in roots], "wirings": [], "targets": [], "interpreters": []}
+                    "plugins": [item.as_dict() for item in roots],
+                    "gemini_extensions": [item.as_dict() for item in extensions],
+                    "wirings": [], "targets": [], "interpreters": []}
     for item in roots:
         if item.problem:
             (findings.warning if item.warning else findings.problem)(
                 f"{item.where}: {item.plugin_id} for {item.host}", item.problem, item.fix)
-    if any(w.plugin for w in found) and not shutil.which(plugin.PYTHON):
-        findings.problem(", ".join(w.file for w in found if w.plugin),
+    for item in extensions:
+        if item.enabled and item.problem:
+            findings.problem(f"{item.folder} (gemini extension)", item.problem, "install the extension again: "
+                             + item.reinstall_hint())
+    if any(w.plugin or w.extension for w in found) and not shutil.which(plugin.PYTHON):
+        findings.problem(", ".join(w.file for w in found if w.plugin or w.extension),
                          f"no {plugin.PYTHON} on PATH: the plugin's hooks print `{plugin.PYTHON}: command not found` "
                          "and do nothing (`|| true` keeps the tool call going)",
                          f"put a Python 3.9 or newer on PATH as {plugin.PYTHON} (the hosts give a plugin hook your PATH)")
@@ -84,13 +94,14 @@ def diagnose(options: Options) -> dict:
     for item in wirings.duplicates(found):
         findings.problem(**item)
     trust = _codex_trust(found, options.codex_bin, findings)
+    _gemini_switches(found, findings)
     trust.update(_plugin_codex_trust(found, roots, options.codex_bin, findings))
     hooks = [hook for wiring in found for hook in wiring.hooks]
     loaded_by = {id(hook): wiring.loaded_by for wiring in found for hook in wiring.hooks}
     if not hooks:
         findings.problem(", ".join(w.file for w in found) or str(options.home),
                          "no host file wires hookmux: no hook of hookmux runs",
-                         "hookmux install (add --copilot-hooks-dir / --codex-home for those hosts)")
+                         "hookmux install (add --copilot-hooks-dir / --codex-home / --gemini-home for those hosts)")
 
     bad_python = _interpreters(report, hooks, installs, findings)
     targets = sorted({hook.target for hook in hooks if hook.target} | set(installs))
@@ -108,6 +119,7 @@ def diagnose(options: Options) -> dict:
             "file": wiring.file, "format": wiring.format, "loaded_by": list(wiring.loaded_by),
             "exists": wiring.exists, "error": wiring.error,
             "plugin": {host: item.as_dict() for host, item in wiring.plugin.items()},
+            "extension": wiring.extension.as_dict() if wiring.extension is not None else None,
             "hooks": [{"event": h.event, "role": h.role, "matcher": h.matcher, "command": h.command,
                        "timeout": h.timeout, "target": h.target, "trust": trust.get(id(h)),
                        "canary": [run for _, run, _ in canaries.get(id(h), [])]} for h in wiring.hooks]})
@@ -143,6 +155,32 @@ def _codex_trust(found, codex_bin, findings) -> dict[int, str]:
             if status != "trusted":
                 findings.problem(hook.label(), f"Codex skips it silently: it is {status}", codex_install.HOW_TO_TRUST)
     return out
+
+
+def _gemini_switches(found, findings) -> None:
+    """Gemini's own switches in its settings files (merged by Gemini over all of them):
+    ``hooksConfig.enabled: false`` runs no hook at all, ``hooksConfig.disabled`` skips the hooks it
+    names (by ``name``, else by command) -- silently, as Codex skips an untrusted hook."""
+    from hookmux.installer import jsonfile as json_files
+
+    hooks = [hook for wiring in found if wiring.format == wirings.GEMINI for hook in wiring.hooks]
+    settings = [wiring.file for wiring in found if wiring.format == wirings.GEMINI and wiring.extension is None
+                and wiring.exists and not wiring.error]
+    for file in settings:
+        try:
+            config = json_files.load(Path(file)).data.get("hooksConfig")
+        except (JsonFileError, AttributeError):
+            continue
+        if not isinstance(config, dict) or not hooks:
+            continue
+        if config.get("enabled") is False:
+            findings.problem(file, "hooksConfig.enabled is false: Gemini runs no hook at all, hookmux's neither",
+                             f"remove \"enabled\": false from hooksConfig in {file} (or set it to true)")
+        disabled = config.get("disabled") if isinstance(config.get("disabled"), list) else []
+        for hook in hooks:
+            if hook.command in disabled:
+                findings.problem(hook.label(), f"Gemini skips it silently: hooksConfig.disabled in {file} lists it",
+                                 f"take its command out of hooksConfig.disabled in {file}")
 
 
 def _plugin_codex_trust(found, roots, codex_bin, findings) -> dict[int, str]:
@@ -213,11 +251,14 @@ def _reinstall(target: str, installs: dict, python: bool = False) -> str:
 # ---------------------------------------------------------------- canaries
 
 
-_unanswered = {"dispatch": "no trace from the dispatcher",
+_unanswered = {"dispatch": "no trace from the dispatcher (on Gemini, whose command line sends stderr to /dev/null: "
+                           "no record in the sandbox's ledger)",
                "danger": "the danger gate did not deny a recursive delete of the whole (sandbox) project"}
 
 
 def _fix(hook, installs, as_host=None) -> str:
+    if hook.extension is not None:
+        return "install the extension again: " + hook.extension.reinstall_hint()
     if hook.plugin:
         item = hook.plugin.get(as_host or wirings.CLAUDE) or next(iter(hook.plugin.values()))
         return "install the plugin again: " + item.reinstall_hint()
@@ -233,7 +274,9 @@ def _canaries(hook, loaded_by, sandbox, installs, findings) -> list[tuple[str | 
     if hook.role == "dispatch" and hook.canonical in _hosts.TOOL_EVENTS:
         manifest = _manifest(hook.target, str(sandbox.user_project or ""), _hooks_root([hook]))
         wanted = []
-        for row in (manifest.rows(hook.canonical) if manifest else []):
+        events = [hook.canonical] + ([_ADVICE_BEFORE] if hook.format == wirings.GEMINI and
+                                     hook.canonical == _ADVICE_AFTER else [])
+        for row in (row for event in events for row in (manifest.rows(event) if manifest else [])):
             reachable = rows_module.tools_for(row, hook) or []
             if reachable and not any(tool in wanted for tool in reachable):
                 wanted.append(reachable[0])
@@ -247,9 +290,10 @@ def _canaries(hook, loaded_by, sandbox, installs, findings) -> list[tuple[str | 
     for tool, as_host in runs:
         result = canary.run(hook, tool, sandbox, as_host)
         summary = result.as_dict()
-        fired = bool(result.trace) if hook.role == "dispatch" else answers.answered(result.stdout)
+        fired = answers.answered(result.stdout) if hook.role != "dispatch" else \
+            bool(result.ledger) if hook.format == wirings.GEMINI else bool(result.trace)
         fmt = wirings.CODEX if as_host == wirings.CODEX else hook.format
-        rejected = answers.problems(fmt, hook.canonical, result.exit, result.stdout)
+        rejected = answers.problems(fmt, hook.canonical, result.exit, result.stdout, result.stderr)
         summary.update(fired=fired, accepted=not rejected, rejected=rejected)
         out.append((tool, summary, result))
         as_words = f" as {as_host} runs it" if as_host and (hook.format == wirings.PLUGIN or as_host == wirings.COPILOT) else ""
@@ -325,7 +369,8 @@ def _target(target, rec, hooks, canaries, sandbox, findings, bad_python=frozense
     tripped = rows_module.breaker_of(manifest.hooks_root)
     dispatchers = [hook for hook in mine if hook.role == "dispatch"]
     for event, entry in manifest.events.items():
-        wired = [hook for hook in dispatchers if hook.canonical == event]
+        wired = [hook for hook in dispatchers if hook.canonical == event or (
+            event == _ADVICE_BEFORE and hook.format == wirings.GEMINI and hook.canonical == _ADVICE_AFTER)]
         for row in entry.rows:
             info["rows"].append(_row(row, manifest.path, wired, canaries, imported, stats, tripped, findings))
     return info
@@ -360,7 +405,7 @@ def _row(row, manifest_file, wired, canaries, imported, stats, tripped, findings
         item["reach"].append({"file": hook.file, "host": hook.format, "matcher": hook.matcher,
                               "tools": tools, "reachable": tools is None or bool(tools)})
         for tool, summary, result in canaries.get(id(hook), []):
-            words = result.rows.get(row.index)
+            words = result.by_name.get(row.name) if hook.format == wirings.GEMINI else result.rows.get(row.index)
             if words is None:
                 continue
             item["canary"].append({"file": hook.file, "tool": tool, "trace": words})

@@ -16,9 +16,10 @@ from pathlib import Path
 from hookmux import resources
 
 CANARY = "hookmux-doctor-canary"
+SESSION = "hookmux-doctor"  # the canaries' session id
 # Variables of the user's that would send the hooks' state, or their answers, elsewhere.
 REPLACED = ("HOME", "HOOKMUX_STATE_DIR", "XDG_STATE_HOME", "HOOKMUX_RUNTIME_DIR", "CODEX_HOME",
-            "HOOKMUX_SKILLS_PATH", "AMPLIHACK_HOME", "CLAUDE_PROJECT_DIR", "XDG_RUNTIME_DIR")
+            "HOOKMUX_SKILLS_PATH", "AMPLIHACK_HOME", "CLAUDE_PROJECT_DIR", "XDG_RUNTIME_DIR", "GEMINI_CLI_HOME")
 
 
 class Sandbox:
@@ -53,6 +54,11 @@ class Sandbox:
                    HOOKMUX_WARM_IDLE="5", HOOKMUX_TRACE="1", CODEX_HOME=str(self.codex_home))
         if host == "claude":
             env["CLAUDE_PROJECT_DIR"] = str(self.user_project or self.project)
+        if host == "gemini":  # what Gemini CLI 0.61.0 adds (its cwd, the session); the ledger is the proof it ran
+            env.update(GEMINI_PROJECT_DIR=str(self.project), GEMINI_CWD=str(self.project),
+                       CLAUDE_PROJECT_DIR=str(self.project), GEMINI_SESSION_ID=SESSION,
+                       GEMINI_PLANS_DIR=str(self.root / "gemini-plans"))
+            env.pop("HOOKMUX_LEDGER", None)
         return env
 
     def close(self) -> None:

@@ -18,4 +18,5 @@ journal       file operations that know how to undo themselves
 atomic        crash-safe writes, backups, fault-injection points
 inspect       what ``hookmux status`` reports
 gemini_hooks  what Gemini CLI's settings.json gets (its events, ms timeouts, silent fail-open lines)
+gemini_extension  where Gemini CLI has the hookmux extension, and whether it is on (install warns, status reports)
 """

@@ -17,11 +17,10 @@ Each definition must be trusted before Codex runs it (``codex_trust``).
 from __future__ import annotations
 
 import os
-from dataclasses import dataclass
 from pathlib import Path
 
 from hookmux import matchers, resources, wiring
-from hookmux.installer.entries import DEFAULT_TIMEOUT, GATE_TIMEOUT, Entry
+from hookmux.installer.entries import DEFAULT_TIMEOUT, GATE_TIMEOUT, Entry, HostEntry, with_host
 
 _hosts = resources.runtime("hosts")
 
@@ -37,27 +36,9 @@ def hooks_file(codex_home: os.PathLike | str) -> Path:
 
 
 def command(python: str, script: os.PathLike | str, event: str, options: tuple[str, ...] = ()) -> str:
-    """``'<python>' -S -E '<script>' --host codex [OPTIONS] EVENT || true``: the Codex command."""
-    return wiring.hook_command(python, script, event, HOST_ARGS + _without_host(options))
-
-
-def _without_host(options) -> tuple[str, ...]:
-    out, skip = [], False
-    for option in options:
-        if skip:
-            skip = False
-        elif option == "--host":
-            skip = True
-        elif not option.startswith("--host="):
-            out.append(option)
-    return tuple(out)
-
-
-@dataclass(frozen=True)
-class CodexEntry(Entry):
-    def command_with(self, options: tuple[str, ...]) -> str:
-        """Keeps the options a user added (``--trace``) and always ``--host codex``."""
-        return command(self.python, self.script, self.event, tuple(options))
+    """``'<python>' -S -E '<script>' --host codex [OPTIONS] EVENT || true``: the Codex command
+    (``options`` may hold a ``--host`` of a user's: it is replaced)."""
+    return wiring.hook_command(python, script, event, with_host(HOST_ARGS, options))
 
 
 def entries(manifest: dict, target: str, python: str) -> list[Entry]:
@@ -73,11 +54,13 @@ def entries(manifest: dict, target: str, python: str) -> list[Entry]:
         timeout = spec.get("settings_timeout")
         if not isinstance(timeout, (int, float)) or isinstance(timeout, bool):
             timeout = DEFAULT_TIMEOUT
-        out.append(CodexEntry(event, "dispatch", wanted, command(python, dispatch, event), timeout,
-                              python, str(dispatch)))
-    out += [CodexEntry(event, "gate", tools, command(python, gate, event), GATE_TIMEOUT, python, str(gate))
+        out.append(HostEntry(event, "dispatch", wanted, command(python, dispatch, event), timeout,
+                             python, str(dispatch), render=command))
+    out += [HostEntry(event, "gate", tools, command(python, gate, event), GATE_TIMEOUT, python, str(gate),
+                      render=command)
             for event, tools in GATE_EVENTS.items()]
     danger = root.joinpath(*wiring.DANGER_SCRIPT)
-    out += [CodexEntry(event, "danger", tools, command(python, danger, event), GATE_TIMEOUT, python, str(danger))
+    out += [HostEntry(event, "danger", tools, command(python, danger, event), GATE_TIMEOUT, python, str(danger),
+                      render=command)
             for event, tools in DANGER_EVENTS.items()]
     return out

@@ -1,8 +1,9 @@
 """The hook entries hookmux wants in each host's configuration, from the installed manifest."""
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Callable
 
 from hookmux import matchers, wiring
 
@@ -40,6 +41,32 @@ class Entry:
         if not options or not self.script or self.url:
             return self.command
         return wiring.hook_command(self.python, self.script, self.event, options)
+
+
+def with_host(host_args: tuple[str, ...], options) -> tuple[str, ...]:
+    """``host_args`` (``--host X``), then ``options`` less any ``--host`` they held: the command
+    of a host whose lines name it (Codex, Gemini) names its own host, once, whatever a user added."""
+    out, skip = [], False
+    for option in options:
+        if skip:
+            skip = False
+        elif option == "--host":
+            skip = True
+        elif not option.startswith("--host="):
+            out.append(option)
+    return tuple(host_args) + tuple(out)
+
+
+@dataclass(frozen=True)
+class HostEntry(Entry):
+    """An entry whose command line is the host's own (``render``: ``(python, script, event,
+    options) -> command``, e.g. ``codex_hooks.command``): a re-install keeps the options a user
+    added (``--trace``) and the host's ``--host`` and suffix."""
+
+    render: Callable[..., str] | None = field(default=None, compare=False, repr=False)
+
+    def command_with(self, options: tuple[str, ...]) -> str:
+        return self.render(self.python, self.script, self.event, tuple(options))
 
 
 def _entry(event: str, role: str, matcher: str | None, python: str, target: str, timeout) -> Entry:

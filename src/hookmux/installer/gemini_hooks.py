@@ -24,11 +24,10 @@ from __future__ import annotations
 
 import os
 import shlex
-from dataclasses import dataclass
 from pathlib import Path
 
 from hookmux import matchers, resources, wiring
-from hookmux.installer.entries import DEFAULT_TIMEOUT, GATE_TIMEOUT, Entry
+from hookmux.installer.entries import DEFAULT_TIMEOUT, GATE_TIMEOUT, Entry, HostEntry, with_host
 
 _hosts = resources.runtime("hosts")
 
@@ -48,27 +47,8 @@ def settings_file(gemini_home: os.PathLike | str) -> Path:
 def command(python: str, script: os.PathLike | str, event: str, options: tuple[str, ...] = ()) -> str:
     """``'<python>' -S -E '<script>' --host gemini [OPTIONS] EVENT 2>/dev/null || true``."""
     parts = [shlex.quote(str(python)), *wiring.PYTHON_FLAGS, shlex.quote(str(script)),
-             *map(shlex.quote, HOST_ARGS + _without_host(options)), shlex.quote(event)]
+             *map(shlex.quote, with_host(HOST_ARGS, options)), shlex.quote(event)]
     return " ".join(parts) + " " + SILENT + " " + wiring.FAIL_OPEN
-
-
-def _without_host(options) -> tuple[str, ...]:
-    out, skip = [], False
-    for option in options:
-        if skip:
-            skip = False
-        elif option == "--host":
-            skip = True
-        elif not option.startswith("--host="):
-            out.append(option)
-    return tuple(out)
-
-
-@dataclass(frozen=True)
-class GeminiEntry(Entry):
-    def command_with(self, options: tuple[str, ...]) -> str:
-        """Keeps the options a user added (``--trace``) and always ``--host gemini``, silent."""
-        return command(self.python, self.script, self.event, tuple(options))
 
 
 def _milliseconds(seconds) -> int:
@@ -118,9 +98,9 @@ def entries(manifest: dict, target: str, python: str) -> list[Entry]:
         if wanted is False:
             continue
         timeout = max(_milliseconds(spec.get("settings_timeout")) for spec in specs)
-        out.append(GeminiEntry(event, "dispatch", wanted, command(python, dispatch, event), timeout,
-                               python, str(dispatch)))
-    out += [GeminiEntry(event, "danger", matcher(tools, event), command(python, danger_gate, event),
-                        _milliseconds(GATE_TIMEOUT), python, str(danger_gate))
+        out.append(HostEntry(event, "dispatch", wanted, command(python, dispatch, event), timeout,
+                             python, str(dispatch), render=command))
+    out += [HostEntry(event, "danger", matcher(tools, event), command(python, danger_gate, event),
+                      _milliseconds(GATE_TIMEOUT), python, str(danger_gate), render=command)
             for event, tools in DANGER_GATE_EVENTS.items()]
     return out

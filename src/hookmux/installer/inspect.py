@@ -245,11 +245,10 @@ def reinstall_hint(target: Path, rec) -> str:
     import shlex
 
     words = ["hookmux", "install", "--target", str(target)]
-    for name, info in sorted(rec.wired.items(), key=lambda item: (item[1].get("host") == "copilot", item[0])):
-        if info.get("host") == "copilot":
-            words += ["--copilot-hooks-dir", str(Path(name).parent)]
-        else:
-            words += ["--settings", name]
+    flags = {"copilot": "--copilot-hooks-dir", "codex": "--codex-home", "gemini": "--gemini-home"}
+    for name, info in sorted(rec.wired.items(), key=lambda item: (item[1].get("host") in flags, item[0])):
+        flag = flags.get(info.get("host"))
+        words += [flag, str(Path(name).parent)] if flag else ["--settings", name]
     if not _executable(rec.python):
         words += ["--python", "PYTHON"]
     return "`" + shlex.join(words) + "`" + (" with PYTHON an existing python3" if "PYTHON" in words else "")
