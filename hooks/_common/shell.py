@@ -773,6 +773,29 @@ def _lit(text):
     return [("lit", text)]
 
 
+#: What a variable holds when the command sets it to something only known at run time
+#: (``for d in …``, ``read d``, ``X=$(…)`` renders ``$(…)``): it is never judged empty.
+UNKNOWN_VALUE = "\u2026"
+# Statements that set variables for the commands after them.
+_SETS_VARIABLES = frozenset(("export", "declare", "typeset", "local", "readonly", "for", "select", "read",
+                             "mapfile", "readarray", "getopts"))
+
+
+def _declare(words, env):
+    """``export X=1``, ``declare -r X=1``, ``for X in …``, ``read -r X``: X is set from here on."""
+    name = render(words[0])
+    if name in ("for", "select"):
+        if len(words) > 1 and _is_name(render(words[1])):
+            env[render(words[1])] = UNKNOWN_VALUE
+        return
+    for word in words[1:] if name != "getopts" else words[2:3]:
+        assigned = _assignment(word)
+        if assigned is not None:
+            env[assigned[0]] = render(assigned[1])
+        elif name in ("read", "mapfile", "readarray", "getopts") and _is_name(render(word)):
+            env[render(word)] = UNKNOWN_VALUE
+
+
 def _interpret(words, origin, env, depth, dialect, budget, out, raw=None, unknown=False, piped=""):
     words = list(words)
     local = None
@@ -788,6 +811,8 @@ def _interpret(words, origin, env, depth, dialect, budget, out, raw=None, unknow
             env.update(local)  # a plain assignment statement lasts for the later commands
         return
     assigns = local if local is not None else env
+    if raw is not None and render(words[0]) in _SETS_VARIABLES:
+        _declare(words, env)
     if raw is not None and not piped:
         piped = raw.piped_from or (_first_program([raw.pipe_prev]) if raw.pipe_prev is not None else "")
     if budget.commands >= MAX_COMMANDS:
@@ -903,6 +928,32 @@ def _shell(key, args, raw, command, assigns, origin, depth, dialect, budget, out
         _read_into(raw.heredoc, origin + (label + " <<",), dict(assigns), depth + 1, dialect, budget, out)
     elif raw is not None and raw.herestring is not None:
         _read_into(raw.herestring, origin + (label + " <<<",), dict(assigns), depth + 1, dialect, budget, out)
+    elif raw is not None and raw.pipe_prev is not None:
+        script = _piped_script(raw.pipe_prev)
+        if script:
+            _read_into(script, origin + (label + " <|",), dict(assigns), depth + 1, dialect, budget, out)
+
+
+def _piped_script(raw):
+    """The text ``echo …``, ``printf …`` or ``cat <<EOF`` writes into a pipe (a shell reads it as
+    its script: ``echo 'git reset --hard' | sh``), or ""."""
+    words = raw.words
+    index = 0
+    while index < len(words) - 1 and _assignment(words[index]) is not None:
+        index += 1
+    name = program_name(render(words[index])) if words else ""
+    args = [render(w) for w in words[index + 1 :]]
+    if name == "echo":
+        while args and args[0] in ("-n", "-e", "-E", "-ne", "-en"):
+            args.pop(0)
+        return " ".join(args)
+    if name == "printf" and args:
+        if len(args) > 1:
+            return "\n".join(args[1:])
+        return args[0].replace("\\n", "\n")
+    if name == "cat" and not args:
+        return raw.heredoc if raw.heredoc is not None else raw.herestring or ""
+    return ""
 
 
 def _sub_free(parts):
@@ -1120,13 +1171,14 @@ _CODE_CALLS = (
 
 
 _AFTER_DOT = frozenset(("rmSync", "rmdirSync", "unlinkSync", "execSync", "spawnSync", "execFileSync", "exec(",
-                        "spawn(", "execFile("))
+                        "spawn(", "execFile(", "rmtree"))  # rmtree: __import__('shutil').rmtree, s.rmtree
 
 
 def _scan_code(code, lang, origin, assigns, depth, dialect, budget, out):
     """Shell-outs and destructive library calls in an interpreter's code, read as commands."""
     label = origin[-1]
     calls = 0
+    taken = set()  # where a call's name ends: shutil.rmtree is not read again as rmtree
     for needle, kind in _CODE_CALLS:
         if kind == "shell-js" and lang != "js" or kind == "shell-rb" and lang not in ("ruby", "perl", "php"):
             continue
@@ -1140,9 +1192,10 @@ def _scan_code(code, lang, origin, assigns, depth, dialect, budget, out):
             if before and (before in _NAME_CHARS or before == "." and "." not in needle and needle not in _AFTER_DOT):
                 start = code.find(needle, end)
                 continue
-            if end < len(code) and code[end] in _NAME_CHARS and needle[-1] not in "({":
+            if end < len(code) and code[end] in _NAME_CHARS and needle[-1] not in "({" or end in taken:
                 start = code.find(needle, end)
                 continue
+            taken.add(end)
             _code_call(code, end, needle, kind, origin, label, assigns, depth, dialect, budget, out)
             start = code.find(needle, end)
     if lang in ("ruby", "perl"):

@@ -115,17 +115,23 @@ def judge(command, cwd, env, registry):
     )
     git = git_state.Git(env=env)
     findings = []
+    # The folder each command runs in: a cd moves it for the later commands read from the same
+    # place (the top level, or one ``sh -c`` string); None once a cd went where no one can tell.
+    folders = {(): cwd}
     for simple in shell.read(command):
         argv = simple.argv
         if not argv:
             continue
-        if argv[0] == "cd" and len(argv) == 2 and not simple.origin:
-            reached = targets.reach_parts(simple.words[1], cwd, env)
-            if len(reached) == 1:
-                cwd = reached[0]
-            continue
         scope = _with(env, simple.assigns)
-        where = judges.Where(cwd, scope, places, git)
+        here = _folder(folders, simple.origin)
+        if argv[0] in ("cd", "pushd") and len(argv) <= 2:
+            if len(argv) == 1:
+                target = [scope.get("HOME") or ""]
+            else:
+                target = targets.reach_parts(simple.words[1], here, scope) if argv[1] != "-" else []
+            folders[simple.origin] = target[0] if len(target) == 1 and target[0] else None
+            continue
+        where = judges.Where(here, scope, places, git)
         context = shell_rules.Context(cwd, places.home, scope)
         for row in registry.rows:
             if not rules.matches(registry, row, simple, context):
@@ -151,12 +157,17 @@ def explain(command, cwd, env, registry):
     return out
 
 
+def _folder(folders, origin):
+    """The folder of a command read from ``origin``: the last cd of that place or of one around it."""
+    while origin not in folders:
+        origin = origin[:-1]
+    return folders[origin]
+
+
 def _with(env, assignments):
     if not assignments:
         return env
-    merged = dict(env)
-    merged.update(assignments)
-    return merged
+    return targets.assigned(assignments, env)
 
 
 def allowed(command, project, consume=True):

@@ -23,6 +23,7 @@ _GIT_VALUE_OPTIONS = GLOBAL_VALUE_OPTIONS["git"]
 _FIND_NEUTRAL = frozenset(("-delete", "-depth", "-xdev", "-mount", "-print", "-print0", "-ignore_readdir_race",
                            "-noleaf", "-daystart", "-follow"))
 _FIND_NEUTRAL_VALUE = frozenset(("-mindepth", "-maxdepth"))
+_FIND_EXEC = frozenset(("-exec", "-execdir", "-ok", "-okdir"))
 
 
 class Where:
@@ -90,27 +91,45 @@ def _protected(paths_reached, where):
 
 
 def find_delete(command, where):
-    """``find PATH... -delete`` with no test that narrows it: its start folders are deleted whole."""
+    """``find PATH... -delete`` (or ``-exec rm -r … {} ;|+``) with no test that narrows it: its
+    start folders are deleted whole."""
     argv = command.argv
-    if "-delete" not in argv:
-        return []
     starts, index = [], 1
     while index < len(argv) and not argv[index].startswith(("-", "(", "!")):
         starts.append(index)
         index += 1
     expression = argv[index:]
-    skip = False
-    for word in expression:
+    skip, deletes, position = False, False, 0
+    while position < len(expression):
+        word = expression[position]
+        position += 1
         if skip:
             skip = False
-            continue
-        if word in _FIND_NEUTRAL_VALUE:
+        elif word in _FIND_NEUTRAL_VALUE:
             skip = True
+        elif word in _FIND_EXEC:
+            end = position
+            while end < len(expression) and expression[end] not in (";", "+"):
+                end += 1
+            if not _removes_recursively(expression[position:end]):
+                return []
+            deletes, position = True, end + 1
+        elif word == "-delete":
+            deletes = True
         elif word not in _FIND_NEUTRAL and not word.startswith(("-H", "-L", "-P")):
             return []
+    if not deletes:
+        return []
     if not starts:  # find with no folder: the current one
         return _protected(targets.reach(".", where.cwd, where.env), where)
     return _protected([path for index in starts for path in reached(command, index, where)], where)
+
+
+def _removes_recursively(inner):
+    """Whether the command of a find ``-exec`` is ``rm -r … {}``."""
+    if not inner or inner[0].rsplit("/", 1)[-1] != "rm" or "{}" not in inner:
+        return False
+    return any(w == "--recursive" or w[:1] == "-" and w[1:2] != "-" and ("r" in w or "R" in w) for w in inner[1:])
 
 
 def _is_block_device(path):
@@ -136,7 +155,8 @@ def git_parts(argv, cwd):
         word = argv[index]
         if word in _GIT_VALUE_OPTIONS:
             if word == "-C" and index + 1 < len(argv):
-                cwd = os.path.join(cwd, argv[index + 1])
+                target = argv[index + 1]
+                cwd = os.path.join(cwd, target) if cwd or target.startswith("/") else None
             index += 2
         elif word.startswith("-"):
             index += 1
@@ -171,6 +191,14 @@ def git_checkout(command, where):
         return _changes(where, cwd, pathspecs or ["."], index_too=bool(before)) if pathspecs else []
     if words and all(not w.startswith("-") for w in words) and words[-1] in (".", "./", ":/"):
         return _changes(where, cwd, [words[-1]], index_too=len(words) > 1)
+    # ``checkout [COMMIT] FILE…`` without ``--``: the words that are files there are pathspecs
+    # (a branch name is not a file: ``git checkout main`` switches and keeps the changes).
+    plain = [w for w in words if not w.startswith("-")]
+    if cwd and plain and len(plain) == len(words) and not any(w in ("-b", "-B", "--orphan") for w in words):
+        files = [w for w in plain if os.path.lexists(os.path.join(cwd, w))]
+        from_commit = plain[0] not in files
+        if files and len(files) == len(plain) - from_commit:
+            return _changes(where, cwd, files, index_too=from_commit)
     return []
 
 

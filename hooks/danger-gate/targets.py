@@ -15,6 +15,8 @@ import os
 
 MAX_GLOB_RESULTS = 2000
 _GLOB_CHARS = frozenset("*?[")
+#: A variable's value that is not known here (shell.UNKNOWN_VALUE, or a substitution).
+UNKNOWN = "\0"
 _NAME_CHARS = frozenset("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789_")
 
 
@@ -50,7 +52,9 @@ def reach(operand, cwd, env):
     text = _expand(operand, env)
     if not text:
         return []  # not judged, or nothing left
-    path = text if text.startswith("/") else os.path.join(cwd or "/", text)
+    if not (text.startswith("/") or cwd):
+        return []  # relative to a folder that is not known (after ``cd "$(mktemp -d)"``)
+    path = text if text.startswith("/") else os.path.join(cwd, text)
     path = os.path.normpath(path)
     if path.startswith("//"):
         path = "/" + path.lstrip("/")
@@ -91,9 +95,9 @@ def reach_parts(parts, cwd, env):
         else:
             return []  # a substitution: its value is not known here
     joined = "".join(text)
-    if not joined:
+    if not joined or not (joined.startswith("/") or cwd):
         return []
-    path = joined if joined.startswith("/") else os.path.join(cwd or "/", joined)
+    path = joined if joined.startswith("/") else os.path.join(cwd, joined)
     path = os.path.normpath(path)
     if path.startswith("//"):
         path = "/" + path.lstrip("/")
@@ -105,14 +109,28 @@ def reach_parts(parts, cwd, env):
 def _parameter(text, env):
     """The value of ``NAME``, ``NAME:-word``, ``NAME-word``, ``NAME:=word``; None when not judged."""
     if _is_name(text):
-        return env.get(text, "")
+        value = env.get(text, "")
+        return None if UNKNOWN in value else value
     for op in (":-", ":=", "-", "="):
         name, sep, word = text.partition(op)
         if sep and _is_name(name) and "$" not in word and "`" not in word:
             value = env.get(name)
+            if value is not None and UNKNOWN in value:
+                return None
             empty = value is None or (op.startswith(":") and value == "")
             return word if empty else value
     return None
+
+
+def assigned(assigns, env):
+    """``env`` with the command's ``VAR=value`` assignments (as the reader renders them) over it,
+    each value expanded as the shell would (``D=~/x``, ``D=$HOME/x``); a value that cannot be
+    known here (``$(…)``, a loop variable, ``read``) holds ``UNKNOWN``: its operands are not judged."""
+    merged = dict(env)
+    for name, value in assigns.items():
+        text = None if "\u2026" in value or "`" in value else _expand(value, merged)
+        merged[name] = UNKNOWN if text is None else text
+    return merged
 
 
 def _escape(text):
