@@ -434,8 +434,11 @@ def resolve(parts, command, context):
             out.append(context.home if not text else "/home/" + text)
         elif kind == "var":
             name, op = _var(text)
-            if name in assigns and "$" not in assigns[name] and "…" not in assigns[name]:
-                out.append(assigns[name])
+            value = _assigned(assigns[name], context) if name in assigns else None
+            if name in assigns and ("…" in assigns[name] or "`" in assigns[name]):
+                return "".join(out), "unknown"  # set by the command to what only the run knows
+            if value is not None:
+                out.append(value)
             elif name == "HOME":
                 out.append(context.home)
             elif name == "PWD" and context.cwd:
@@ -451,6 +454,17 @@ def resolve(parts, command, context):
         else:
             how = "empty"
     return "".join(out), how
+
+
+def _assigned(value, context):
+    """An assigned value as the shell leaves it (``D=~/x``, ``D=$HOME/x``), or None when it
+    holds another expansion (judged as one that may be empty)."""
+    if value == "~" or value.startswith("~/"):
+        value = context.home + value[1:]
+    for home in ("${HOME}", "$HOME"):
+        if value.startswith(home) and value[len(home):len(home) + 1] in ("", "/"):
+            value = context.home + value[len(home):]
+    return None if "$" in value else value
 
 
 def _var(text):
