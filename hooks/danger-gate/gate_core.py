@@ -118,6 +118,7 @@ def judge(command, cwd, env, registry):
     # The folder each command runs in: a cd moves it for the later commands read from the same
     # place (the top level, or one ``sh -c`` string); None once a cd went where no one can tell.
     folders = {(): cwd}
+    saved = {}  # project -> "stash" | "commit": an earlier command saves its tracked changes (judges.saves)
     for simple in shell.read(command):
         argv = simple.argv
         if not argv:
@@ -131,7 +132,7 @@ def judge(command, cwd, env, registry):
                 target = targets.reach_parts(simple.words[1], here, scope) if argv[1] != "-" else []
             folders[simple.origin] = target[0] if len(target) == 1 and target[0] else None
             continue
-        where = judges.Where(here, scope, places, git)
+        where = judges.Where(here, scope, places, git, saved)
         context = shell_rules.Context(cwd, places.home, scope)
         for row in registry.rows:
             if not rules.matches(registry, row, simple, context):
@@ -139,6 +140,14 @@ def judge(command, cwd, env, registry):
             lost = judges.JUDGES[row["loses"]](simple, where)
             if lost:
                 findings.append(Finding(row, lost, argv))
+        if argv[0] == "git" and here:
+            change = judges.saves(argv, here)
+            if change:
+                project = allowances.project_root(change[0])
+                if change[1]:
+                    saved[project] = change[1]
+                else:
+                    saved.pop(project, None)
     return findings
 
 

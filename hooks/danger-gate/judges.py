@@ -29,13 +29,16 @@ _FIND_EXEC = frozenset(("-exec", "-execdir", "-ok", "-okdir"))
 class Where:
     """What the judges of one simple command need."""
 
-    __slots__ = ("cwd", "env", "places", "git")
+    __slots__ = ("cwd", "env", "places", "git", "saved")
 
-    def __init__(self, cwd, env, places, git):
+    def __init__(self, cwd, env, places, git, saved=None):
         self.cwd = cwd
         self.env = env
         self.places = places
         self.git = git
+        #: projects (``allowances.project_root``) whose tracked changes an earlier command of the
+        #: same call saved (``git stash``, ``git commit -a``): a later discard there loses nothing
+        self.saved = saved or {}
 
 
 def operand_indexes(argv, value_options=()):
@@ -166,8 +169,39 @@ def git_parts(argv, cwd):
 
 
 def _changes(where, cwd, paths=(), index_too=True):
+    if where.saved and _project(cwd) in where.saved:
+        return []  # `git stash && git reset --hard`: the changes were saved first
     found = where.git.changes(cwd, paths, index_too)
     return [found] if found else []
+
+
+def _project(cwd):
+    import allowances
+
+    return allowances.project_root(cwd)
+
+
+def saves(argv, cwd):
+    """(folder, "stash" | "commit") when this git command saves the folder's tracked changes whole
+    (``git stash``, ``stash push``/``save`` without a pathspec or ``--patch``/``--staged``/
+    ``--keep-index``; ``commit -a``), (folder, "") when it brings them back (``stash pop``/``apply``),
+    else None."""
+    folder, sub, words = git_parts(argv, cwd)
+    if not folder:
+        return None
+    if sub == "stash" and words and words[0] in ("pop", "apply"):
+        return folder, ""
+    return (folder, sub) if _saving(sub, words) else None
+
+
+def _saving(sub, words):
+    if sub == "stash":
+        if words and words[0] not in ("push", "save", "-u", "--include-untracked", "-q", "--quiet", "-m", "--message"):
+            return None
+        partial = ("-p", "--patch", "-S", "--staged", "-k", "--keep-index", "--")
+        return not any(w in partial or w.startswith("--pathspec") for w in words)
+    return sub == "commit" and any(w in ("-a", "--all") or w[:1] == "-" and w[1:2] != "-" and "a" in w[1:]
+                                   and not w[1:2].isdigit() for w in words)
 
 
 def git_changes(command, where):
@@ -233,6 +267,8 @@ def git_stash(command, where):
     cwd, _, words = git_parts(argv, where.cwd)
     if not words or words[0] not in ("clear", "drop"):
         return []
+    if where.saved and where.saved.get(_project(cwd)) == "stash" and where.git.changes(cwd):
+        return ["the changes an earlier `git stash` of this command saves"]
     if words[0] == "clear":
         found = where.git.stashes(cwd)
     else:

@@ -68,7 +68,11 @@ def reach(operand, cwd, env):
 
 def reach_parts(parts, cwd, env):
     """``reach`` for a word the shell reader split into parts (``(kind, text)``: ``lit``
-    unquoted, ``q`` quoted, ``var``, ``sub``, ``tilde``): a quoted ``~`` or ``*`` is literal."""
+    unquoted, ``q`` quoted, ``var``, ``sub``, ``tilde``): a quoted ``~`` or ``*`` is literal;
+    an unquoted ``{a,b}`` expands first (``~/{Documents,.ssh}``)."""
+    variants = _braces(parts)
+    if variants is not None:
+        return [path for variant in variants for path in reach_parts(variant, cwd, env)]
     text, globbing = [], False
     for index, (kind, value) in enumerate(parts):
         if kind == "lit":
@@ -88,10 +92,12 @@ def reach_parts(parts, cwd, env):
                 return []  # an unknown user: not judged
             text.append(_escape(home))
         elif kind == "var":
-            found = _parameter(value, env)
+            found = cwd if value == "PWD" else _parameter(value, env)
             if found is None:
                 return []
             text.append(_escape(found))
+        elif value == "pwd" and cwd:
+            text.append(_escape(cwd))  # $(pwd): the folder it runs in
         else:
             return []  # a substitution: its value is not known here
     joined = "".join(text)
@@ -104,6 +110,33 @@ def reach_parts(parts, cwd, env):
     if not globbing:
         return [_unescape(path)]
     return _glob(path) or [_unescape(path)]
+
+
+def _braces(parts, limit=64):
+    """The words an unquoted ``{a,b}`` in ``parts`` expands to (the first group; each variant is
+    expanded again), or None when there is none. At most ``limit`` variants, 4 groups a word."""
+    if sum(value.count("{") for kind, value in parts if kind == "lit") > 4:
+        return None
+    for index, (kind, value) in enumerate(parts):
+        if kind != "lit" or "{" not in value:
+            continue
+        start = value.find("{")
+        while start >= 0:
+            end = value.find("}", start)
+            inner = value[start + 1:end] if end > 0 else ""
+            if end > 0 and "," in inner and "{" not in inner:
+                head, tail = value[:start], value[end + 1:]
+                return [tuple(parts[:index]) + _tilde(index, head + item + tail) + tuple(parts[index + 1:])
+                        for item in inner.split(",")[:limit]]
+            start = value.find("{", start + 1)
+    return None
+
+
+def _tilde(index, text):
+    """A word's first part after brace expansion: a leading ``~`` expands after it, as in sh."""
+    if index == 0 and (text == "~" or text.startswith("~/")):
+        return (("tilde", ""),) + ((("lit", text[1:]),) if text[1:] else ())
+    return (("lit", text),)
 
 
 def _parameter(text, env):

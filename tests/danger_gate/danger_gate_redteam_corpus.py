@@ -171,3 +171,16 @@ passes("look-alikes",
        "cd /tmp/fresh-repo && git reset --hard", "git -C /tmp/fresh-repo reset --hard",
        "tmp=$(mktemp -d); cd \"$tmp\" && git init && git clean -fdx", "sh -c 'cd \"$(mktemp -d)\" && git reset --hard'",
        repo="changed")
+
+# -- round two: brace expansion, the current folder by name, a sequence that saves first -------
+block("paths", "rm -rf ~/{Documents,.ssh}", "rm -rf ~/{Docs,Documents}", "rm -rf /{etc,usr}", "rm -rf {~/Documents,}",
+      "rm -rf \"$PWD\"", "rm -rf $(pwd)", "rm -rf \"$(pwd)\"/", "cd ~ && rm -rf \"$PWD\"/Documents")
+passes("build", "rm -rf {build,dist}", "rm -rf ./{build,dist}/", "rm -rf \"$PWD\"/build", "rm -rf $(pwd)/dist",
+       "rm -rf ~/Documents/{a,b}", "rm -rf '{~/Documents,}'")
+passes("sequences", "git stash && git reset --hard", "git stash; git checkout -- .", "git stash push -u && git restore .",
+       "git commit -am wip && git reset --hard HEAD~1", "git stash && git pull --rebase && git stash pop",
+       "git -C . stash && git reset --hard origin/main", repo="changed")
+block("sequences", "git stash && git stash drop", "git stash; git stash clear",
+      "git stash && git stash pop && git reset --hard", "git stash -p && git reset --hard",
+      "git stash push -- other.txt && git reset --hard", "git commit -m x && git reset --hard", repo="changed")
+passes("sequences", "git stash && git stash drop", repo="clean")
