@@ -24,6 +24,8 @@ Public API (stable; hooks/danger-gate builds on it):
       the command's own prefix), values rendered like argv words.
     - ``unknown_args``: True when more arguments are appended at run time (xargs,
       parallel, ``find -exec ... {}``).
+    - ``writes``: tuple of the files its output redirections write (``> F``, ``>> F``, ``&> F``,
+      ``2> F``), rendered like argv words.
     - ``piped_from``: the program whose output is this command's stdin or script
       (``curl … | sh``, ``sh -c "$(curl …)"``, ``bash <(curl …)``), or "".
 - ``render(parts) -> str``: one word's text as ``argv`` shows it.
@@ -62,9 +64,9 @@ _SPECIAL_PARAMS = frozenset("@*#?$!-0123456789")
 class Command(object):
     """One simple command that would run (see the module docstring)."""
 
-    __slots__ = ("argv", "words", "origin", "assigns", "unknown_args", "piped_from")
+    __slots__ = ("argv", "words", "origin", "assigns", "unknown_args", "piped_from", "writes")
 
-    def __init__(self, words, origin=(), assigns=None, unknown_args=False, piped_from=""):
+    def __init__(self, words, origin=(), assigns=None, unknown_args=False, piped_from="", writes=()):
         words = tuple(words)
         argv = [parts[0][1] if len(parts) == 1 and parts[0][0] in _PLAIN else render(parts) for parts in words]
         if argv:
@@ -81,6 +83,8 @@ class Command(object):
         self.unknown_args = bool(unknown_args)
         #: the program feeding its stdin or script, or ""
         self.piped_from = piped_from
+        #: files its output redirections write
+        self.writes = tuple(writes)
 
     def __repr__(self):
         return "Command(%r, origin=%r%s%s)" % (self.argv, self.origin, ", unknown_args" if self.unknown_args else "",
@@ -146,7 +150,7 @@ def _unique(commands):
     seen = set()
     kept = []
     for command in commands:
-        key = (command.argv, command.origin, command.unknown_args, command.piped_from)
+        key = (command.argv, command.origin, command.unknown_args, command.piped_from, command.writes)
         if key not in seen:
             seen.add(key)
             kept.append(command)
@@ -170,7 +174,8 @@ def _read_into(text, origin, env, depth, dialect, budget, out):
 class _Raw(object):
     """A simple command as parsed, before wrappers and shells are looked through."""
 
-    __slots__ = ("words", "origin", "heredoc", "heredoc_quoted", "herestring", "piped_from", "pipe_prev", "done")
+    __slots__ = ("words", "origin", "heredoc", "heredoc_quoted", "herestring", "piped_from", "pipe_prev", "done",
+                 "writes")
 
     def __init__(self, origin):
         self.done = False
@@ -180,6 +185,7 @@ class _Raw(object):
         self.heredoc_quoted = False
         self.herestring = None
         self.piped_from = ""
+        self.writes = ()
         self.pipe_prev = None
 
 
@@ -344,12 +350,16 @@ class _Parser(object):
             quoted = any(kind != "lit" for kind, _ in parts)
             self.pending.append((raw, render(parts), strip, quoted))
             return i
+        start = i
         i += 1
         while i < self.n and s[i] in "<>&|":
             i += 1
+        writes = ">" in s[start:i] and s[start] != "<" or s[start:i] == "<>"
         i = self._skip_blanks(i)
         if i < self.n and s[i] not in _META or s[i : i + 2] in ("<(", ">("):
-            _, i = self.read_word(i, origin, depth)  # substitutions in the target run: read them
+            parts, i = self.read_word(i, origin, depth)  # substitutions in the target run: read them
+            if writes and len(raw.writes) < 16:
+                raw.writes += (render(parts),)
         return i
 
     def _skip_blanks(self, i):
@@ -834,7 +844,7 @@ def _interpret(words, origin, env, depth, dialect, budget, out, raw=None, unknow
             unknown = True
     name = program_name(render(words[0]))
     key = name.lower()
-    command = Command(words, origin, assigns, unknown, piped)
+    command = Command(words, origin, assigns, unknown, piped, raw.writes if raw is not None else ())
     out.append(command)
     if depth >= MAX_DEPTH:
         return

@@ -30,6 +30,8 @@ The row form (one short line of JSON; docs/contraindication.md)::
   CONDITION being a name from ``CONDITIONS`` or ``{"equals"|"prefix"|"suffix"|"contains": [text, ...]}``
   (compared with the argument as ``argv`` shows it).
 - ``stdin_from``: programs one of which feeds the command's stdin or script (``curl … | sh``).
+- ``writes``: ``{"all"|"any"|"none": [CONDITION, ...]}`` over the files the command's output
+  redirections write (``> /dev/sdb``: ``{"any": ["device"]}``).
 - ``any_of``: a list of objects with the same keys; the row matches when its own keys and
   any one of these hold (an item's ``program``/``subcommand`` replace the row's, its
   ``flags``/``args`` add to them).
@@ -37,7 +39,7 @@ The row form (one short line of JSON; docs/contraindication.md)::
 import os
 
 _SPELLING_KEYS = ("all", "any", "none")
-ROW_KEYS = ("program", "subcommand", "flags", "args", "stdin_from", "any_of")
+ROW_KEYS = ("program", "subcommand", "flags", "args", "stdin_from", "writes", "any_of")
 TEXT_KEYS = ("id", "harm", "safe_alternative", "examples", "$comment", "tool_pattern")
 
 # Options a program takes before its subcommand whose value is the next word.
@@ -92,14 +94,15 @@ class Rule(object):
 
 
 class _Conditions(object):
-    __slots__ = ("programs", "subcommands", "flags", "args", "stdin_from")
+    __slots__ = ("programs", "subcommands", "flags", "args", "stdin_from", "writes")
 
-    def __init__(self, programs, subcommands, flags, args, stdin_from):
+    def __init__(self, programs, subcommands, flags, args, stdin_from, writes=()):
         self.programs = programs
         self.subcommands = subcommands
         self.flags = flags
         self.args = args
         self.stdin_from = stdin_from
+        self.writes = writes
 
 
 class Verdict(object):
@@ -182,7 +185,8 @@ def _conditions(row, place):
     flags = _spec(row.get("flags"), place + "flags", _spellings)
     args = _spec(row.get("args"), place + "args", _condition)
     stdin_from = _names(row.get("stdin_from"), place + "stdin_from")
-    return _Conditions(programs, subcommands, flags, args, stdin_from)
+    writes = _spec(row.get("writes"), place + "writes", _condition)
+    return _Conditions(programs, subcommands, flags, args, stdin_from, writes)
 
 
 def _names(value, field, lower=True):
@@ -240,7 +244,8 @@ def _merge(top, item):
         return b if b else a
 
     return _Conditions(pick(top.programs, item.programs), pick(top.subcommands, item.subcommands),
-                       top.flags + item.flags, top.args + item.args, pick(top.stdin_from, item.stdin_from))
+                       top.flags + item.flags, top.args + item.args, pick(top.stdin_from, item.stdin_from),
+                       top.writes + item.writes)
 
 
 # -- evaluating ---------------------------------------------------------------------------------
@@ -303,6 +308,17 @@ def _check(cond, command, context):
         if key != "none":
             seen.extend(hit for hit in hits if hit not in seen)
     reasons = []
+    if cond.writes:
+        writes = getattr(command, "writes", ())
+        redirected = _Redirected(command, writes)
+        for key, group in cond.writes:
+            whys = [_any_arg(c, redirected, range(len(writes)), context) for c in group]
+            if key == "all" and None in whys or key == "any" and not any(whys):
+                return 4, "%s: writes no file that is %s" % (label, " or ".join(_describe(c) for c in group))
+            if key == "none" and any(whys):
+                return 4, "%s: writes %s" % (label, [w for w in whys if w][0])
+            if key != "none":
+                reasons.extend("writes " + why for why in whys if why)
     for key, group in cond.args:
         whys = [_any_arg(c, command, arg_indexes, context) for c in group]
         if key == "all" and None in whys:
@@ -323,6 +339,19 @@ def _check(cond, command, context):
     elif cond.stdin_from:
         why += ": its input comes from " + command.piped_from
     return None, why
+
+
+class _Redirected(object):
+    """The files a command's redirections write, shaped like a command's arguments."""
+
+    __slots__ = ("argv", "words", "assigns", "origin", "unknown_args")
+
+    def __init__(self, command, writes):
+        self.argv = tuple(writes)
+        self.words = tuple((("lit", word),) for word in writes)
+        self.assigns = command.assigns
+        self.origin = command.origin
+        self.unknown_args = False
 
 
 def _label(command):

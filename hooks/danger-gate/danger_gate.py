@@ -19,6 +19,9 @@ PROGRAMS = (
 #: and shell-outs such as ``os.system('rm …')`` name ``rm`` as a word already).
 LIBRARY_CALLS = (b"rmtree", b"rm_rf", b"rm_r", b"remove_dir", b"remove_entry", b"remove_tree", b"removedirs",
                  b"rmSync", b"rmdirSync", b"Deno.remove")
+#: Disk devices after ``/dev/`` (judges._BLOCK_DEVICE_PREFIXES; a test keeps them equal): a call
+#: writing one (``cat img > /dev/sdb``) names no row's program.
+DEVICES = (b"sd", b"hd", b"vd", b"xvd", b"nvme", b"mmcblk", b"disk", b"rdisk", b"md", b"dm-", b"mapper/", b"root")
 #: Bytes that can hide a program's name from a plain search: quotes and escapes
 #: (``r''m``, ``\\rm``) are dropped before it, and ANSI-C quoting (``$'\\x72m'``)
 #: sends the call on to the reader.
@@ -39,6 +42,15 @@ def _names_a_program(data, words):
     for hiding in _HIDING:
         data = data.replace(hiding, b"")
     return _finds(data, words)
+
+
+def _names_a_device(data):
+    start = data.find(b"/dev/")
+    while start >= 0:
+        if data.startswith(DEVICES, start + 5):
+            return True
+        start = data.find(b"/dev/", start + 5)
+    return False
 
 
 def _finds(data, words):
@@ -109,7 +121,7 @@ def _run():
             if start < 0:
                 return 0
         text = data[start:]  # not the cwd or the paths before it: ~/git/project names no program
-        if not _names_a_program(text, PROGRAMS + LIBRARY_CALLS) and _DYNAMIC not in text:
+        if not _names_a_program(text, PROGRAMS + LIBRARY_CALLS) and _DYNAMIC not in text and not _names_a_device(text):
             if not _user_registry_exists() or not _names_a_program(text, _user_words()):
                 return 0
         import _signal as signal  # the signal module imports enum (~15 ms)

@@ -151,6 +151,17 @@ def device_operand(command, where):
     return ["the disk device %s" % word for word in operands(argv, ("-t", "-n", "-L", "-o", "-b")) if _is_block_device(word)]
 
 
+def device_written(command, where):
+    """Output sent into a disk device: ``> /dev/sdb``, ``tee /dev/sdb``, ``cp IMAGE /dev/sdb``."""
+    argv = command.argv
+    written = list(command.writes)
+    if argv[0] == "tee":
+        written += operands(argv)
+    elif argv[0] in ("cp", "install") and len(operands(argv)) >= 2:
+        written.append(operands(argv)[-1])
+    return ["the disk device %s" % path for path in dict.fromkeys(written) if _is_block_device(path)]
+
+
 def git_parts(argv, cwd):
     """(the folder git works in, its subcommand, the subcommand's words) for a ``git`` argv."""
     index = 1
@@ -287,6 +298,7 @@ JUDGES = {
     "find-delete": find_delete,
     "device-of": device_of,
     "device-operand": device_operand,
+    "device-written": device_written,
     "git-changes": git_changes,
     "git-checkout": git_checkout,
     "git-restore": git_restore,

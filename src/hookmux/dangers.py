@@ -18,7 +18,8 @@ from hookmux import resources
 
 GATE_FOLDER = "danger-gate"
 ROW_FIELDS = ("id", "loses", "harm", "safe_alternative")
-OPTIONAL_ROW_FIELDS = ("program", "subcommand", "flags", "args", "any_of", "stdin_from", "examples", "$comment")
+OPTIONAL_ROW_FIELDS = ("program", "subcommand", "flags", "args", "any_of", "stdin_from", "writes", "examples",
+                       "$comment")
 TOP_LEVEL_FIELDS = ("version", "rows", "system_folders", "home_exceptions", "$comment", "$schema")
 USER_TOP_LEVEL_FIELDS = TOP_LEVEL_FIELDS + ("disabled",)
 #: Repository states an example may ask for (``"repo": ...``).

@@ -184,3 +184,11 @@ block("sequences", "git stash && git stash drop", "git stash; git stash clear",
       "git stash && git stash pop && git reset --hard", "git stash -p && git reset --hard",
       "git stash push -- other.txt && git reset --hard", "git commit -m x && git reset --hard", repo="changed")
 passes("sequences", "git stash && git stash drop", repo="clean")
+
+# -- round two: writing a device without dd ----------------------------------------------------
+block("devices", "cat disk.img > /dev/sdb", "sudo tee /dev/sda < image.iso", "cp ubuntu.iso /dev/sdc",
+      "xzcat image.xz >/dev/mmcblk0", "pv x.img >> /dev/nvme0n1", "gunzip -c img.gz | sudo tee /dev/sdb > /dev/null",
+      "sh -c 'cat x.img > /dev/sdd'", "echo x &> /dev/vda")
+passes("look-alikes", "make 2>/dev/null", "ls > /dev/null 2>&1", "cat /dev/sda > backup.img", "echo '> /dev/sda'",
+       "tee out.log < /dev/null", "cp a.txt b.txt", "cat x > /dev/stdout", "dmesg | grep /dev/sda",
+       "lsblk /dev/sda", "sudo fdisk -l /dev/sda", "echo hi > ./dev/sda")

@@ -9,12 +9,12 @@ from gate_support import DANGER_GATE, World, denial
 from hookmux import dangers
 
 
-def _programs_in_entry_point() -> set[str]:
+def _entry_point_bytes(name: str = "PROGRAMS") -> set[str]:
     tree = ast.parse(DANGER_GATE.read_text())
     for node in tree.body:
-        if isinstance(node, ast.Assign) and getattr(node.targets[0], "id", "") == "PROGRAMS":
+        if isinstance(node, ast.Assign) and getattr(node.targets[0], "id", "") == name:
             return {elt.value.decode() for elt in node.value.elts}
-    raise AssertionError("no PROGRAMS in danger_gate.py")
+    raise AssertionError(f"no {name} in danger_gate.py")
 
 
 def test_the_cheap_test_knows_every_shipped_program():
@@ -22,8 +22,18 @@ def test_the_cheap_test_knows_every_shipped_program():
     wanted = set()
     for row in rows:
         programs = row["program"] if isinstance(row["program"], list) else [row["program"]]
-        wanted |= {p.split(".")[0] for p in programs}
-    assert wanted == _programs_in_entry_point()
+        wanted |= {p.split(".")[0] for p in programs if p != "*"}  # "*": any program (found by DEVICES)
+    assert wanted == _entry_point_bytes()
+
+
+def test_the_cheap_test_knows_every_disk_device():
+    import sys
+
+    sys.path.insert(0, str(DANGER_GATE.parent))
+    sys.path.insert(0, str(DANGER_GATE.parent.parent))
+    import judges
+
+    assert {prefix[len("/dev/"):] for prefix in judges._BLOCK_DEVICE_PREFIXES} == _entry_point_bytes("DEVICES")
 
 
 def test_the_shipped_registry_is_valid_and_its_examples_hold():
