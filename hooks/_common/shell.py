@@ -702,10 +702,10 @@ _HEX = frozenset("0123456789abcdefABCDEF")
 _OCT = frozenset("01234567")
 
 
-def _closing_quote(s, i, esc):
-    """The index of the ``"`` closing a double-quoted string that continues at ``i``."""
+def _closing_quote(s, i, esc, quote='"'):
+    """The index of the ``quote`` closing a string that continues at ``i`` (len(s): none)."""
     while True:
-        j = s.find('"', i)
+        j = s.find(quote, i)
         if j < 0:
             return len(s)
         k = j
@@ -1189,6 +1189,7 @@ def _scan_code(code, lang, origin, assigns, depth, dialect, budget, out):
     label = origin[-1]
     calls = 0
     taken = set()  # where a call's name ends: shutil.rmtree is not read again as rmtree
+    strings = None
     for needle, kind in _CODE_CALLS:
         if kind == "shell-js" and lang != "js" or kind == "shell-rb" and lang not in ("ruby", "perl", "php"):
             continue
@@ -1206,6 +1207,11 @@ def _scan_code(code, lang, origin, assigns, depth, dialect, budget, out):
                 start = code.find(needle, end)
                 continue
             taken.add(end)
+            if strings is None:
+                strings = _string_spans(code)
+            if _inside(strings, start):  # print('shutil.rmtree("/etc")') only says it
+                start = code.find(needle, end)
+                continue
             _code_call(code, end, needle, kind, origin, label, assigns, depth, dialect, budget, out)
             start = code.find(needle, end)
     if lang in ("ruby", "perl"):
@@ -1217,6 +1223,45 @@ def _scan_code(code, lang, origin, assigns, depth, dialect, budget, out):
                 break
             _read_into(code[start + 1 : close], origin, dict(assigns), depth + 1, dialect, budget, out)
             start = code.find("`", close + 1)
+
+
+_QUOTES = dict.fromkeys(map(ord, "'\"`"), _SENTINEL)
+
+
+def _string_spans(code):
+    """(starts, ends) of the string literals in ``code`` ('…', "…", `…`, triple quotes), found
+    by jumping from quote to quote in C."""
+    flat = code.translate(_QUOTES) if _SENTINEL not in code else None
+    starts, ends = [], []
+    n = len(code)
+    i = 0
+    while i < n:
+        j = flat.find(_SENTINEL, i) if flat is not None else _next_quote(code, i)
+        if j < 0:
+            break
+        quote = code[j]
+        if code.startswith(quote * 3, j):
+            close = code.find(quote * 3, j + 3)
+            end = n if close < 0 else close + 3
+        else:
+            end = _closing_quote(code, j + 1, "\\", quote) + 1
+        starts.append(j)
+        ends.append(min(end, n))
+        i = end
+    return starts, ends
+
+
+def _next_quote(code, i):
+    found = [j for j in (code.find("'", i), code.find('"', i), code.find("`", i)) if j >= 0]
+    return min(found) if found else -1
+
+
+def _inside(spans, position):
+    from bisect import bisect_right
+
+    starts, ends = spans
+    index = bisect_right(starts, position) - 1
+    return index >= 0 and starts[index] < position < ends[index]
 
 
 def _code_call(code, end, needle, kind, origin, label, assigns, depth, dialect, budget, out):

@@ -192,3 +192,19 @@ block("devices", "cat disk.img > /dev/sdb", "sudo tee /dev/sda < image.iso", "cp
 passes("look-alikes", "make 2>/dev/null", "ls > /dev/null 2>&1", "cat /dev/sda > backup.img", "echo '> /dev/sda'",
        "tee out.log < /dev/null", "cp a.txt b.txt", "cat x > /dev/stdout", "dmesg | grep /dev/sda",
        "lsblk /dev/sda", "sudo fdisk -l /dev/sda", "echo hi > ./dev/sda")
+
+# -- round three: the commit and PR bodies agents write, more interpreters and paths ----------
+passes("text",
+       "git commit -m \"$(cat <<'EOF'\nFix cleanup: never rm -rf ~/Documents\n\nAlso avoid git reset --hard.\nEOF\n)\"",
+       "git commit -F - <<'EOF'\nrm -rf ~ was the bug\nEOF",
+       "gh pr create --title x --body \"$(cat <<'EOF'\n## Summary\n- stop running `rm -rf ~/.ssh`\nEOF\n)\"",
+       "echo \"$(printf 'rm -rf %s' ~)\"", "cat <<'EOF' > cleanup.sh\n#!/bin/sh\nrm -rf ~/Documents\nEOF\nchmod +x cleanup.sh",
+       "python3 -c \"print('shutil.rmtree(\\\"/etc\\\")')\"", "perl -pi -e 's/rm -rf ~//' install.sh",
+       "node -e \"const s = 'rm -rf ~'; console.log(s.length)\"", "ssh-add ~/.ssh/id_ed25519",
+       "git log --format='%s' | grep -c 'reset --hard'", "printf '%s\\n' \"rm -rf $HOME\" > log.txt",
+       repo="changed")
+block("text", "cat <<EOF\n$(rm -rf ~/Documents)\nEOF", "git commit -m \"$(rm -rf ~/Documents)\"")
+block("paths", "rm -rf \"$HOME/$UNSET_PROJECT_FOR_TEST\"", "rm -rf \"$HOME/${UNSET_PROJECT_FOR_TEST:-}\"",
+      "rm -rf ~/.*", "rm -rf \"$HOME\"/.*", "time (rm -rf ~/Documents)", "watch -n 1 rm -rf ~/Documents",
+      "\\command rm -rf ~/Documents", "find ~ -mindepth 1 -maxdepth 1 -exec rm -rf {} +")
+passes("paths", "rm -rf \"${HOME:?}/${UNSET_PROJECT_FOR_TEST:?}\"", "rm -rf ~/.cache/*", "rm -rf ~/Documents/.tmp*")
