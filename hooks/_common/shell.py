@@ -20,8 +20,10 @@ Public API (stable; hooks/danger-gate builds on it):
     - ``origin``: tuple of what it came through, outermost first: ``"sudo"``, ``"env"``,
       ``"bash -c"``, ``"bash <<"``, ``"eval"``, ``"$(…)"``, ``"`…`"``, ``"<(…)"``,
       ``"python -c"``, ``"python -c shutil.rmtree"``, ``"xargs"``, ``"find -exec"``, ...
-    - ``assigns``: dict of ``VAR=value`` assignments in effect (earlier statements and
-      the command's own prefix), values rendered like argv words.
+    - ``assigns``: dict of ``VAR=value`` assignments in effect (earlier statements,
+      ``export``/``declare``/``local`` …, and the command's own prefix), values rendered like
+      argv words; ``UNKNOWN_VALUE`` for a variable set to what only the run knows (``for X in``,
+      ``read X``).
     - ``unknown_args``: True when more arguments are appended at run time (xargs,
       parallel, ``find -exec ... {}``).
     - ``writes``: tuple of the files its output redirections write (``> F``, ``>> F``, ``&> F``,

@@ -222,3 +222,40 @@ def test_a_word_of_many_parts_keeps_both_ends():
     assert argv[:2] == ("rm", "-rf")
     assert argv[-1].startswith("$a$a") and argv[-1].endswith("$a/etc")
     assert argv[-1].count("$a") == shell.MAX_WORD_PARTS - 1
+
+
+@pytest.mark.parametrize("command, argv, origin", [
+    ("echo 'git reset --hard' | sh", ("git", "reset", "--hard"), ("sh <|",)),
+    ("printf 'rm -rf /x\\n' | bash", ("rm", "-rf", "/x"), ("bash <|",)),
+    ("cat <<'EOF' | sudo bash\ngit clean -fd\nEOF", ("git", "clean", "-fd"), ("sudo", "bash <|")),
+])
+def test_a_script_piped_into_a_shell_is_read(command, argv, origin):
+    assert (argv, origin) in found(command)
+
+
+def test_a_piped_text_into_a_non_shell_stays_data():
+    assert [argv[0] for argv in argvs("echo 'rm -rf /x' | grep rm")] == ["echo", "grep"]
+
+
+def test_declarations_and_loop_variables_are_remembered():
+    last = shell.read("export OUT=dist; declare -r N=1; for d in a b; do read -r line; rm -rf $d; done")[-1]
+    assert last.argv[0] == "rm"
+    assert last.assigns["OUT"] == "dist" and last.assigns["N"] == "1"
+    assert last.assigns["d"] == shell.UNKNOWN_VALUE and last.assigns["line"] == shell.UNKNOWN_VALUE
+
+
+def test_output_redirections_are_recorded():
+    command = shell.read("cat x.img > /dev/sdb 2>/dev/null < in.txt")[0]
+    assert command.argv == ("cat", "x.img") and command.writes == ("/dev/sdb", "/dev/null")
+    assert shell.read("echo hi &>> log.txt")[0].writes == ("log.txt",)
+
+
+@pytest.mark.parametrize("command, rm", [
+    ("python -c \"__import__('shutil').rmtree('/x')\"", [("rm", "-rf", "/x")]),
+    ("python3 -c \"import shutil as s; s.rmtree('/x')\"", [("rm", "-rf", "/x")]),
+    ("python3 -c \"import shutil; shutil.rmtree('/x')\"", [("rm", "-rf", "/x")]),
+    ("python3 -c \"print('shutil.rmtree(\\\"/x\\\")')\"", []),
+    ("node -e \"console.log('fs.rmSync(\\\"/x\\\", {recursive: true})')\"", []),
+])
+def test_library_calls_are_read_once_and_not_inside_strings(command, rm):
+    assert [argv for argv in argvs(command) if argv[0] == "rm"] == rm
