@@ -24,7 +24,8 @@ The row form (one short line of JSON; docs/contraindication.md)::
   after the program's own global options (``git -C repo push``).
 - ``flags``: ``{"all"|"any"|"none": [SPELLINGS, ...]}``; ``SPELLINGS`` is ``"-r|-R|--recursive"``.
   A one-letter spelling also matches inside combined short flags in any order (``-rf``,
-  ``-fr``); ``--long`` matches ``--long=value`` too; ``--`` matches the end-of-options word.
+  ``-fr``); ``--long`` matches ``--long=value`` and its abbreviations (``--rec``) too; ``--``
+  matches the end-of-options word.
   Only words after the subcommand and before ``--`` count.
 - ``args``: ``{"all"|"any"|"none": [CONDITION, ...]}`` over the positional arguments, a
   CONDITION being a name from ``CONDITIONS`` or ``{"equals"|"prefix"|"suffix"|"contains": [text, ...]}``
@@ -402,6 +403,11 @@ def _flag(spellings, words):
                 return word
             if spelling.startswith("--"):
                 if spelling != "--" and word.startswith(spelling + "="):
+                    return word
+                # getopt_long and git take a long option's unique abbreviation (`rm --recur`; an
+                # ambiguous one fails to run). Not a whole word of it: --force is not --force-with-lease
+                if (2 < len(word) < len(spelling) and word.startswith("--") and spelling.startswith(word)
+                        and spelling[len(word)] != "-" and "=" not in spelling):
                     return word
             elif spelling.startswith("-") and len(spelling) == 2:
                 if not word.startswith("--") and len(word) > 2 and spelling[1] in word[1:] and not word[1:2].isdigit():

@@ -100,3 +100,10 @@ quiet("look-alikes", "Remove-Item -Recurse -Force .\\build", "Get-ChildItem ~ -R
 #: Known and left (docs/contraindication.md, "Known imprecision"): PS-REMOVE-ITEM-RECURSE-ROOT is a
 #: text row, so a PowerShell string that only mentions the hazard still advises.
 KNOWN_FALSE = [("text", "PowerShell", "Write-Output 'Remove-Item -Recurse -Force C:\\'", None)]
+
+# -- round four: long options abbreviated as getopt_long and git take them ---------------------
+advise("bypass", "RM-RECURSIVE-OUTSIDE", "rm --recur --force /srv/data", "rm --rec /srv/data")
+advise("bypass", "GIT-RESET-HARD", "git reset --ha", "git reset --har HEAD~1")
+advise("bypass", "GIT-CLEAN-FORCE", "git clean --forc -d")
+quiet("look-alikes", "git push --force-with-lease origin main", "git push --force-with origin topic",
+      "rm -- -rf ./x", "git reset -- --hard")

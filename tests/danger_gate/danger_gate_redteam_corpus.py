@@ -208,3 +208,9 @@ block("paths", "rm -rf \"$HOME/$UNSET_PROJECT_FOR_TEST\"", "rm -rf \"$HOME/${UNS
       "rm -rf ~/.*", "rm -rf \"$HOME\"/.*", "time (rm -rf ~/Documents)", "watch -n 1 rm -rf ~/Documents",
       "\\command rm -rf ~/Documents", "find ~ -mindepth 1 -maxdepth 1 -exec rm -rf {} +")
 passes("paths", "rm -rf \"${HOME:?}/${UNSET_PROJECT_FOR_TEST:?}\"", "rm -rf ~/.cache/*", "rm -rf ~/Documents/.tmp*")
+
+# -- round four: long options abbreviated (getopt_long, git), options after `--` --------------
+block("options", "rm --recur --force ~/Documents", "rm --rec ~/Documents", "rm -f --r ~/.ssh")
+block("git", "git reset --ha", "git reset --har HEAD", repo="changed")
+passes("options", "rm -- -rf ~/Documents", "rm -f -- --recursive ~/Documents", "git reset -- --hard",
+       "rm --force ~/Documents", "rm --verbose ~/Documents", repo="changed")
