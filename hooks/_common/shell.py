@@ -27,7 +27,7 @@ Public API (stable; hooks/danger-gate builds on it):
     - ``unknown_args``: True when more arguments are appended at run time (xargs,
       parallel, ``find -exec ... {}``).
     - ``writes``: tuple of the files its output redirections write (``> F``, ``>> F``, ``&> F``,
-      ``2> F``), rendered like argv words.
+      ``2> F``), rendered like argv words; ``write_words``: the same as parts, like ``words``.
     - ``piped_from``: the program whose output is this command's stdin or script
       (``curl … | sh``, ``sh -c "$(curl …)"``, ``bash <(curl …)``), or "".
 - ``render(parts) -> str``: one word's text as ``argv`` shows it.
@@ -66,7 +66,7 @@ _SPECIAL_PARAMS = frozenset("@*#?$!-0123456789")
 class Command(object):
     """One simple command that would run (see the module docstring)."""
 
-    __slots__ = ("argv", "words", "origin", "assigns", "unknown_args", "piped_from", "writes")
+    __slots__ = ("argv", "words", "origin", "assigns", "unknown_args", "piped_from", "writes", "write_words")
 
     def __init__(self, words, origin=(), assigns=None, unknown_args=False, piped_from="", writes=()):
         words = tuple(words)
@@ -85,8 +85,9 @@ class Command(object):
         self.unknown_args = bool(unknown_args)
         #: the program feeding its stdin or script, or ""
         self.piped_from = piped_from
-        #: files its output redirections write
-        self.writes = tuple(writes)
+        #: files its output redirections write (each as parts, like ``words``; and rendered)
+        self.write_words = tuple(writes)
+        self.writes = tuple(render(parts) for parts in self.write_words)
 
     def __repr__(self):
         return "Command(%r, origin=%r%s%s)" % (self.argv, self.origin, ", unknown_args" if self.unknown_args else "",
@@ -361,7 +362,7 @@ class _Parser(object):
         if i < self.n and s[i] not in _META or s[i : i + 2] in ("<(", ">("):
             parts, i = self.read_word(i, origin, depth)  # substitutions in the target run: read them
             if writes and len(raw.writes) < 16:
-                raw.writes += (render(parts),)
+                raw.writes += (tuple(parts),)
         return i
 
     def _skip_blanks(self, i):
@@ -845,7 +846,7 @@ def _interpret(words, origin, env, depth, dialect, budget, out, raw=None, unknow
         if name in ("xargs", "parallel"):
             unknown = True
     name = program_name(render(words[0]))
-    key = name.lower()
+    key = "sh" if name in ("$SHELL", "${SHELL}", "$BASH", "${BASH}") else name.lower()  # "$SHELL" -c '…'
     command = Command(words, origin, assigns, unknown, piped, raw.writes if raw is not None else ())
     out.append(command)
     if depth >= MAX_DEPTH:

@@ -349,7 +349,7 @@ class _Redirected(object):
 
     def __init__(self, command, writes):
         self.argv = tuple(writes)
-        self.words = tuple((("lit", word),) for word in writes)
+        self.words = getattr(command, "write_words", None) or tuple((("lit", word),) for word in writes)
         self.assigns = command.assigns
         self.origin = command.origin
         self.unknown_args = False

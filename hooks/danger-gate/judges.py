@@ -97,7 +97,10 @@ def find_delete(command, where):
     """``find PATH... -delete`` (or ``-exec rm -r … {} ;|+``) with no test that narrows it: its
     start folders are deleted whole."""
     argv = command.argv
-    starts, index = [], 1
+    index = 1
+    while index < len(argv) and argv[index] in ("-H", "-L", "-P", "-E", "-X", "-d", "-s", "-x"):
+        index += 1  # find's own options before the start folders (GNU, BSD)
+    starts = []
     while index < len(argv) and not argv[index].startswith(("-", "(", "!")):
         starts.append(index)
         index += 1
@@ -139,16 +142,25 @@ def _is_block_device(path):
     return isinstance(path, str) and path.startswith(_BLOCK_DEVICE_PREFIXES)
 
 
+def _devices(words, where):
+    """The words that name a disk device, a ``$VAR`` the command or the host set taken at its value."""
+    found = []
+    for word in words:
+        if "$" in word:
+            word = targets.expand(word, where.env) or word
+        if _is_block_device(word) and word not in found:
+            found.append(word)
+    return ["the disk device %s" % word for word in found]
+
+
 def device_of(command, where):
     """``dd of=DEVICE``."""
-    argv = command.argv
-    return ["the disk device %s" % word[3:] for word in argv[1:] if word.startswith("of=") and _is_block_device(word[3:])]
+    return _devices([word[3:] for word in command.argv[1:] if word.startswith("of=")], where)
 
 
 def device_operand(command, where):
-    """mkfs, wipefs, shred ... given a disk device."""
-    argv = command.argv
-    return ["the disk device %s" % word for word in operands(argv, ("-t", "-n", "-L", "-o", "-b")) if _is_block_device(word)]
+    """mkfs, wipefs, shred, blkdiscard ... given a disk device."""
+    return _devices(operands(command.argv, ("-t", "-n", "-L", "-o", "-b")), where)
 
 
 def device_written(command, where):
@@ -159,7 +171,7 @@ def device_written(command, where):
         written += operands(argv)
     elif argv[0] in ("cp", "install") and len(operands(argv)) >= 2:
         written.append(operands(argv)[-1])
-    return ["the disk device %s" % path for path in dict.fromkeys(written) if _is_block_device(path)]
+    return _devices(written, where)
 
 
 def git_parts(argv, cwd):

@@ -210,6 +210,12 @@ def _unique(items):
     return list(dict.fromkeys(items))
 
 
+def expand(text, env):
+    """``text`` with ``~`` and ``$NAME``/``${NAME}`` expanded; None when it cannot be judged."""
+    found = _expand(text, env)
+    return None if found is None or UNKNOWN in found else found
+
+
 def _expand(text, env):
     """``text`` with ``~``/``~user`` and ``$NAME``/``${NAME}`` expanded; None when it cannot be judged."""
     if text.startswith("~"):

@@ -214,3 +214,11 @@ block("options", "rm --recur --force ~/Documents", "rm --rec ~/Documents", "rm -
 block("git", "git reset --ha", "git reset --har HEAD", repo="changed")
 passes("options", "rm -- -rf ~/Documents", "rm -f -- --recursive ~/Documents", "git reset -- --hard",
        "rm --force ~/Documents", "rm --verbose ~/Documents", repo="changed")
+
+# -- round five: find's own options, a device in a variable, "$SHELL" -c ------------------------
+block("find", "find -L ~ -delete", "find -H ~/Documents -delete", "find -P ~/.ssh -exec rm -rf {} +")
+block("devices", "DISK=/dev/sdb; dd if=x.img of=$DISK", "DEV=/dev/sdc && sudo mkfs.ext4 \"$DEV\"",
+      "blkdiscard /dev/nvme0n1", "T=/dev/sdd; cat x.img > \"$T\"")
+passes("devices", "DISK=./disk.img; dd if=/dev/zero of=$DISK", "dd if=/dev/zero of=\"$UNSET_DISK_FOR_TEST\"",
+       "blkdiscard --help")
+block("shells", "\"$SHELL\" -c 'rm -rf ~/Documents'", "$SHELL -lc 'rm -rf ~/.ssh'")
