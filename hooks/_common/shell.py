@@ -791,12 +791,21 @@ def _lit(text):
 UNKNOWN_VALUE = "\u2026"
 # Statements that set variables for the commands after them.
 _SETS_VARIABLES = frozenset(("export", "declare", "typeset", "local", "readonly", "for", "select", "read",
-                             "mapfile", "readarray", "getopts"))
+                             "mapfile", "readarray", "getopts", "[", "test"))
+# Tests that hold only for a non-empty operand: `[ -d "$X" ] && rm -rf "$X"/*` guards the delete.
+_NON_EMPTY_TESTS = frozenset(("-n", "-d", "-e", "-f", "-s", "-L", "-h", "-r", "-w", "-x"))
 
 
 def _declare(words, env):
     """``export X=1``, ``declare -r X=1``, ``for X in …``, ``read -r X``: X is set from here on."""
     name = render(words[0])
+    if name in ("[", "test"):
+        for index, word in enumerate(words[2:], 2):
+            if render(words[index - 1]) in _NON_EMPTY_TESTS:
+                for kind, text in word:
+                    if kind == "var" and _is_name(text) and text not in env:
+                        env[text] = UNKNOWN_VALUE  # tested non-empty: not judged empty after it
+        return
     if name in ("for", "select"):
         if len(words) > 1 and _is_name(render(words[1])):
             env[render(words[1])] = UNKNOWN_VALUE

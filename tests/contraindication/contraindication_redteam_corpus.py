@@ -107,3 +107,7 @@ advise("bypass", "GIT-RESET-HARD", "git reset --ha", "git reset --har HEAD~1")
 advise("bypass", "GIT-CLEAN-FORCE", "git clean --forc -d")
 quiet("look-alikes", "git push --force-with-lease origin main", "git push --force-with origin topic",
       "rm -- -rf ./x", "git reset -- --hard")
+quiet("paths", "[ -n \"$OUT\" ] && rm -rf \"$OUT\"/*", "if [ -d \"$OUT\" ]; then rm -rf \"$OUT\"/; fi")
+advise("bypass", "RM-RECURSIVE-OUTSIDE", "[ -z \"$OUT\" ] && rm -rf \"$OUT\"/*", "\"$SHELL\" -c 'rm -rf /srv/data'")
+quiet("text", "git commit -m \"$(cat <<'EOF'\nStop using git push --force on main\nEOF\n)\"", ": git reset --hard",
+      "# git reset --hard\nls")

@@ -222,3 +222,10 @@ block("devices", "DISK=/dev/sdb; dd if=x.img of=$DISK", "DEV=/dev/sdc && sudo mk
 passes("devices", "DISK=./disk.img; dd if=/dev/zero of=$DISK", "dd if=/dev/zero of=\"$UNSET_DISK_FOR_TEST\"",
        "blkdiscard --help")
 block("shells", "\"$SHELL\" -c 'rm -rf ~/Documents'", "$SHELL -lc 'rm -rf ~/.ssh'")
+
+# -- round five: a variable tested non-empty before the delete ---------------------------------
+passes("build", "[ -n \"$UNSET_OUT_FOR_TEST\" ] && rm -rf \"$UNSET_OUT_FOR_TEST\"/*",
+       "if [ -d \"$UNSET_OUT_FOR_TEST\" ]; then rm -rf \"$UNSET_OUT_FOR_TEST\"/; fi",
+       "test -e $UNSET_OUT_FOR_TEST && rm -rf $UNSET_OUT_FOR_TEST/*")
+block("paths", "[ -z \"$UNSET_OUT_FOR_TEST\" ] && rm -rf \"$UNSET_OUT_FOR_TEST\"/*",
+      "rm -rf \"$UNSET_OUT_FOR_TEST\"/* && [ -n \"$UNSET_OUT_FOR_TEST\" ]")
