@@ -36,3 +36,26 @@ def test_redteam_case(world, category, command, kind, repo):
     else:
         assert reason is None, (command, repo, reason)
     assert (world.home / "Documents").is_dir() and (world.home / ".ssh").is_dir()
+
+
+@pytest.mark.parametrize("host", ["claude", "copilot", "copilot-claude", "codex"])
+@pytest.mark.parametrize("command, kind", [
+    ("echo 'rm -rf ~/Documents' | sh", "block"),
+    ("cat disk.img > /dev/sdb", "block"),
+    ("rm --recur -f ~/.ssh", "block"),
+    ("export OUT=dist; rm -rf \"$OUT\"/*", "pass"),
+    ("python3 -c \"print('shutil.rmtree(\\\"/etc\\\")')\"", "pass"),
+])
+def test_redteam_cases_on_every_host(world, host, command, kind):
+    reason = denial(world.gate(command, cwd=world.repo(), host=host), host)
+    assert (reason is not None) == (kind == "block"), (host, command, reason)
+
+
+def test_a_stash_first_lets_the_discard_run_and_a_pop_takes_that_back(world):
+    changed = world.repo("changed")
+    assert denial(world.gate("git stash && git reset --hard origin/main", cwd=changed)) is None
+    reason = denial(world.gate("git stash && git stash pop && git reset --hard", cwd=changed))
+    assert reason and "GIT-RESET-HARD-UNSAVED" in reason
+    reason = denial(world.gate("git stash && git stash drop", cwd=changed))
+    assert reason and "the changes an earlier `git stash` of this command saves" in reason
+    assert (changed / "tracked.txt").read_text() == "two\n"  # judged, never run
