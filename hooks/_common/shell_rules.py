@@ -312,6 +312,8 @@ def _check(cond, command, context):
     if cond.writes:
         writes = getattr(command, "writes", ())
         redirected = _Redirected(command, writes)
+        if not writes and any(key != "none" for key, _ in cond.writes):
+            return 2, "%s: not redirected into a file" % label
         for key, group in cond.writes:
             whys = [_any_arg(c, redirected, range(len(writes)), context) for c in group]
             if key == "all" and None in whys or key == "any" and not any(whys):

@@ -85,7 +85,7 @@ def explain(command: str, tool: str = "Bash", cwd: str | None = None) -> dict:
         "tool": tool,
         "cwd": cwd,
         "commands": [{"argv": list(c.argv), "origin": list(c.origin), "unknown_args": c.unknown_args,
-                      "piped_from": c.piped_from,
+                      "piped_from": c.piped_from, "writes": list(getattr(c, "writes", ())),
                       "assigns": {k: v for k, v in c.assigns.items()}} for c in commands],
         "evaluators": {name: evaluate(command, tool, cwd) for name, evaluate in EVALUATORS},
     }
@@ -108,7 +108,8 @@ def render(report: dict, show_all: bool = False) -> str:
         via = f"  [via {' > '.join(command['origin'])}]" if command["origin"] else ""
         extra = "  [+ arguments at run time]" if command["unknown_args"] else ""
         piped = f"  [input from {command['piped_from']}]" if command["piped_from"] else ""
-        lines.append(f"  {number}. {_shown(command['argv'])}{via}{extra}{piped}")
+        writes = "".join(f"  [writes {path}]" for path in command.get("writes", ()))
+        lines.append(f"  {number}. {_shown(command['argv'])}{via}{extra}{piped}{writes}")
     for name, verdicts in report["evaluators"].items():
         advised = [v for v in verdicts if v["verdict"] != "quiet"]
         lines.append(f"{name}: " + (", ".join(v["id"] for v in advised) if advised else "quiet"))
