@@ -1112,7 +1112,7 @@ WRAPPERS = frozenset(_WRAPPERS)
 # Every program the reader does more with than list its words (see plain_command_needs_reader).
 LOOKED_THROUGH = WRAPPERS | _SHELLS | frozenset((
     "eval", "find", "gfind", "fd", "watch", "su", "pwsh", "powershell", "busybox", "python", "pypy", "node",
-    "nodejs", "bun", "deno", "ruby", "jruby", "perl", "php"))
+    "nodejs", "bun", "deno", "ruby", "jruby", "perl", "php", "awk", "gawk", "mawk", "nawk"))
 
 
 def _find(args, assigns, origin, depth, dialect, budget, out):
@@ -1140,6 +1140,13 @@ _PYTHONS = ("python", "pypy")
 def _interpreter_code(key, args, raw):
     """(code, language, origin label) for an interpreter given code inline or on stdin, else None."""
     lang = None
+    if key in ("awk", "gawk", "mawk", "nawk"):
+        # the program is the first word after the options (none with -f FILE): system("…") runs a shell
+        index = _skip_options(args, 0, "Ffv", ("--field-separator", "--assign", "--file"))
+        if index < len(args) and not any(render(w) in ("-f", "--file") or render(w).startswith("--file=")
+                                         for w in args[:index]):
+            return render(args[index]), "awk", key
+        return None
     if key.startswith(_PYTHONS) and key.replace(".", "").rstrip("0123456789") in ("python", "pypy"):
         lang, flags = "python", ("-c",)
     elif key in ("node", "nodejs", "bun"):
@@ -1203,7 +1210,9 @@ def _scan_code(code, lang, origin, assigns, depth, dialect, budget, out):
     taken = set()  # where a call's name ends: shutil.rmtree is not read again as rmtree
     strings = None
     for needle, kind in _CODE_CALLS:
-        if kind == "shell-js" and lang != "js" or kind == "shell-rb" and lang not in ("ruby", "perl", "php"):
+        if kind == "shell-js" and lang != "js" or kind == "shell-rb" and lang not in ("ruby", "perl", "php", "awk"):
+            continue
+        if lang == "awk" and kind != "shell-rb":
             continue
         if needle in ("unlink",) and lang not in ("perl", "php"):
             continue

@@ -294,7 +294,7 @@ _LOOKED_THROUGH = frozenset((
     "chrt", "taskset", "setsid", "nocorrect", "noglob", "unbuffer", "chronic", "caffeinate", "busybox", "xargs",
     "parallel", "sh", "bash", "zsh", "dash", "ksh", "mksh", "ash", "yash", "posh", "fish", "csh", "tcsh", "eval",
     "find", "gfind", "fd", "watch", "su", "pwsh", "powershell", "python", "pypy", "node", "nodejs", "bun", "deno",
-    "ruby", "jruby", "perl", "php"))
+    "ruby", "jruby", "perl", "php", "awk", "gawk", "mawk", "nawk"))
 
 
 def shell_dialect(tool_name):

@@ -111,3 +111,6 @@ quiet("paths", "[ -n \"$OUT\" ] && rm -rf \"$OUT\"/*", "if [ -d \"$OUT\" ]; then
 advise("bypass", "RM-RECURSIVE-OUTSIDE", "[ -z \"$OUT\" ] && rm -rf \"$OUT\"/*", "\"$SHELL\" -c 'rm -rf /srv/data'")
 quiet("text", "git commit -m \"$(cat <<'EOF'\nStop using git push --force on main\nEOF\n)\"", ": git reset --hard",
       "# git reset --hard\nls")
+advise("bypass", "RM-RECURSIVE-OUTSIDE", "awk 'BEGIN { system(\"rm -rf /srv/data\") }'",
+       "ruby <<'EOF'\nrequire 'fileutils'\nFileUtils.rm_rf('/srv/data')\nEOF")
+quiet("text", "awk '{print \"git reset --hard\"}' log.txt", "awk -F, '{print $1}' data.csv")

@@ -229,3 +229,9 @@ passes("build", "[ -n \"$UNSET_OUT_FOR_TEST\" ] && rm -rf \"$UNSET_OUT_FOR_TEST\
        "test -e $UNSET_OUT_FOR_TEST && rm -rf $UNSET_OUT_FOR_TEST/*")
 block("paths", "[ -z \"$UNSET_OUT_FOR_TEST\" ] && rm -rf \"$UNSET_OUT_FOR_TEST\"/*",
       "rm -rf \"$UNSET_OUT_FOR_TEST\"/* && [ -n \"$UNSET_OUT_FOR_TEST\" ]")
+
+# -- round six: awk's system() -------------------------------------------------------------------
+block("interpreters", "awk 'BEGIN { system(\"rm -rf ~/Documents\") }'", "gawk -F: 'BEGIN{system(\"rm -rf /etc\")}' /dev/null",
+      "node <<'EOF'\nrequire('fs').rmSync('/etc', {recursive: true})\nEOF")
+passes("interpreters", "awk '{print \"rm -rf ~\"}' notes.txt", "awk -f cleanup.awk data.txt",
+       "awk 'BEGIN{print \"system(\\\"rm -rf ~\\\")\"}'", "awk '{ system(\"rm -f \" $1) }' list.txt")
