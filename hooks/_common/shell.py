@@ -55,6 +55,7 @@ _SENTINEL = "\x01"
 _FLAT = dict.fromkeys(map(ord, _SPECIAL), _SENTINEL)
 _FLAT[ord(_SENTINEL)] = "\x02"
 MAX_WORDS = 4096
+_CONDITIONS = frozenset(("if", "elif", "while"))
 _KEYWORDS = frozenset(("{", "}", "if", "then", "else", "elif", "fi", "do", "done", "while", "until", "!",
                        "[[", "]]"))
 _SHELLS = frozenset(("sh", "bash", "zsh", "dash", "ksh", "mksh", "ash", "yash", "posh", "fish", "csh", "tcsh"))
@@ -178,7 +179,7 @@ class _Raw(object):
     """A simple command as parsed, before wrappers and shells are looked through."""
 
     __slots__ = ("words", "origin", "heredoc", "heredoc_quoted", "herestring", "piped_from", "pipe_prev", "done",
-                 "writes")
+                 "writes", "guard")
 
     def __init__(self, origin):
         self.done = False
@@ -189,6 +190,8 @@ class _Raw(object):
         self.herestring = None
         self.piped_from = ""
         self.writes = ()
+        #: what runs next depends on its success (``&&``, the condition of ``if``/``while``)
+        self.guard = False
         self.pipe_prev = None
 
 
@@ -220,6 +223,7 @@ class _Parser(object):
         raw = None
         prev_in_pipe = None
         groups = 0
+        condition = False  # the next command is the condition of an if/elif/while
         while i < n:
             c = s[i]
             if c in _BLANK:
@@ -242,6 +246,8 @@ class _Parser(object):
                     raw = raw or self._new(origin, prev_in_pipe)
                     i = self._redirect(i, raw, origin, depth)
                     continue
+                if raw is not None and s[i + 1 : i + 2] == "&":
+                    raw.guard = True  # the next command runs only when this one succeeds
                 raw = self._finish(raw)
                 prev_in_pipe = None
                 i += 2 if s[i + 1 : i + 2] == "&" else 1
@@ -278,10 +284,12 @@ class _Parser(object):
                         continue
                     if raw is None:
                         if word in _KEYWORDS:
+                            condition = word in _CONDITIONS
                             continue
                         if len(self.raws) >= MAX_COMMANDS:
                             return n
                         raw = self._new(origin, prev_in_pipe)
+                        raw.guard, condition = condition, False
                     if len(raw.words) < MAX_WORDS:
                         raw.words.append([("lit", word)])
             else:
@@ -294,8 +302,10 @@ class _Parser(object):
                     if len(self.raws) >= MAX_COMMANDS:
                         return n
                     if len(parts) == 1 and parts[0][0] == "lit" and parts[0][1] in _KEYWORDS:
+                        condition = parts[0][1] in _CONDITIONS
                         continue
                     raw = self._new(origin, prev_in_pipe)
+                    raw.guard, condition = condition, False
                 elif (len(parts) == 1 and parts[0][0] == "lit" and parts[0][1].isdigit()
                       and s[i : i + 1] in ("<", ">")):
                     continue  # a file descriptor number: 2>/dev/null
@@ -833,7 +843,7 @@ def _interpret(words, origin, env, depth, dialect, budget, out, raw=None, unknow
             env.update(local)  # a plain assignment statement lasts for the later commands
         return
     assigns = local if local is not None else env
-    if raw is not None and render(words[0]) in _SETS_VARIABLES:
+    if raw is not None and render(words[0]) in _SETS_VARIABLES and (raw.guard or render(words[0]) not in ("[", "test")):
         _declare(words, env)
     if raw is not None and not piped:
         piped = raw.piped_from or (_first_program([raw.pipe_prev]) if raw.pipe_prev is not None else "")

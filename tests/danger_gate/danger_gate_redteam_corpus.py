@@ -235,3 +235,7 @@ block("interpreters", "awk 'BEGIN { system(\"rm -rf ~/Documents\") }'", "gawk -F
       "node <<'EOF'\nrequire('fs').rmSync('/etc', {recursive: true})\nEOF")
 passes("interpreters", "awk '{print \"rm -rf ~\"}' notes.txt", "awk -f cleanup.awk data.txt",
        "awk 'BEGIN{print \"system(\\\"rm -rf ~\\\")\"}'", "awk '{ system(\"rm -f \" $1) }' list.txt")
+block("paths", "[ -d \"$UNSET_OUT_FOR_TEST\" ] || mkdir -p \"$UNSET_OUT_FOR_TEST\"; rm -rf \"$UNSET_OUT_FOR_TEST\"/*",
+      "[ -n \"$UNSET_OUT_FOR_TEST\" ]; rm -rf \"$UNSET_OUT_FOR_TEST\"/*",
+      "if ! [ -d \"$UNSET_OUT_FOR_TEST\" ]; then rm -rf \"$UNSET_OUT_FOR_TEST\"/*; fi")
+passes("build", "while [ -n \"$UNSET_OUT_FOR_TEST\" ]; do rm -rf \"$UNSET_OUT_FOR_TEST\"/*; done")
