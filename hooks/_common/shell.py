@@ -1276,6 +1276,9 @@ def _string_spans(code):
             end = n if close < 0 else close + 3
         else:
             end = _closing_quote(code, j + 1, "\\", quote) + 1
+            line_end = code.find("\n", j + 1, end) if quote != "`" else -1
+            if line_end >= 0:
+                end = line_end  # a quote alone on its line (`# don't …`) opens no string past it
         starts.append(j)
         ends.append(min(end, n))
         i = end

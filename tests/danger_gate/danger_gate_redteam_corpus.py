@@ -239,3 +239,5 @@ block("paths", "[ -d \"$UNSET_OUT_FOR_TEST\" ] || mkdir -p \"$UNSET_OUT_FOR_TEST
       "[ -n \"$UNSET_OUT_FOR_TEST\" ]; rm -rf \"$UNSET_OUT_FOR_TEST\"/*",
       "if ! [ -d \"$UNSET_OUT_FOR_TEST\" ]; then rm -rf \"$UNSET_OUT_FOR_TEST\"/*; fi")
 passes("build", "while [ -n \"$UNSET_OUT_FOR_TEST\" ]; do rm -rf \"$UNSET_OUT_FOR_TEST\"/*; done")
+block("interpreters", "python3 - <<'EOF'\n# Don't keep the old config\nimport shutil\nshutil.rmtree('/etc')\nEOF",
+      "python3 -c \"x = 1  # it's fine\nimport shutil; shutil.rmtree('/usr')\"")
