@@ -405,7 +405,8 @@ class _Parser(object):
         esc = self.esc
         parts = []
         start = i
-        if s[i : i + 1] == "~" and self.dialect != "powershell":
+        if s[i : i + 1] == "~" and (self.dialect != "powershell" or i + 1 >= n or s[i + 1] in "/\\" or s[i + 1] in _META):
+            # (PowerShell's file cmdlets take a bare ~ as the home folder too)
             j = i + 1
             while j < n and s[j] not in _META and s[j] not in "/'\"$`\\":
                 j += 1

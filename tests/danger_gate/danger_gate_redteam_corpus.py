@@ -241,3 +241,8 @@ block("paths", "[ -d \"$UNSET_OUT_FOR_TEST\" ] || mkdir -p \"$UNSET_OUT_FOR_TEST
 passes("build", "while [ -n \"$UNSET_OUT_FOR_TEST\" ]; do rm -rf \"$UNSET_OUT_FOR_TEST\"/*; done")
 block("interpreters", "python3 - <<'EOF'\n# Don't keep the old config\nimport shutil\nshutil.rmtree('/etc')\nEOF",
       "python3 -c \"x = 1  # it's fine\nimport shutil; shutil.rmtree('/usr')\"")
+
+# -- PowerShell through Bash: its rm alias is judged; Remove-Item is advice (docs/danger-gate.md) --
+block("powershell", "pwsh -c \"rm -r -fo ~/Documents\"", "pwsh -Command 'rm -Recurse -Force ~/.ssh'")
+passes("powershell", "pwsh -Command \"Remove-Item -Recurse -Force ~/Documents\"", "pwsh -c \"Write-Output 'rm -rf ~'\"",
+       "pwsh -c \"Remove-Item -Recurse -Force ./build\"")
