@@ -285,11 +285,17 @@ def pool_dir():
     return os.path.join(runtime_dir(), pool_name())
 
 
-def pool_name():
-    """The name of the pool's folder for this interpreter, its start-up flags and this hooks
-    tree: the three in its name, escaped (a hash costs more; a name over NAME_MAX is hashed)."""
+def pool_key():
+    """What a pool is for: this interpreter, this hooks tree and the interpreter's start-up flags
+    (the manager writes them to the folder's ``key`` file, for ``hookmux status``)."""
     flags = sys.flags
-    key = "%s@%s@%d%d%d" % (sys.executable, HERE, flags.no_site, flags.ignore_environment, flags.isolated)
+    return sys.executable, HERE, "%d%d%d" % (flags.no_site, flags.ignore_environment, flags.isolated)
+
+
+def pool_name():
+    """The name of the pool's folder: its key, escaped (a hash costs more; a name over NAME_MAX
+    is hashed)."""
+    key = "@".join(pool_key())
     name = key.replace("%", "%25").replace("/", "%2F")
     if len(name) > 250:
         digest = 0xCBF29CE484222325  # FNV-1a

@@ -30,8 +30,10 @@ import sys
 IDLE = 600.0
 STANDBYS = 2
 TICK = 1.0
-# Call files and FIFOs older than this are a caller's that died: swept.
+# A call's files (``dispatch_isolated._call``) whose caller is gone, or older than this, are
+# swept (at start, then every LEFTOVER seconds).
 LEFTOVER = 60.0
+CALL_FILES = ("call", "taken", "frames", "done")
 MADV_POPULATE_WRITE = 23  # Linux 5.14
 # Standard modules most checks import (the shipped ones do), loaded once here instead of in
 # every call: `re` alone is ~9 ms to import on a slow machine.
@@ -68,6 +70,7 @@ def main(pool):
     except FileNotFoundError:
         pass
     os.mkfifo("calls", 0o600, dir_fd=folder)
+    _write_at(folder, "key", "\0".join(isolated.pool_key()))  # what the folder's name stands for
     calls = isolated.open_owned("calls", os.O_RDWR | os.O_NONBLOCK, folder, isolated.FIFO)  # never an end of file
 
     stamp = isolated.code_stamp()  # before the rest is loaded: an upgrade now makes it stale
@@ -142,6 +145,7 @@ class Manager:
         os.set_blocking(self.exited_w, False)
         signal.set_wakeup_fd(self.exited_w)
         signal.signal(signal.SIGCHLD, _ignore)
+        self.sweep()
         last_call = swept = time.monotonic()
         while True:
             while len(self.idle) + len(self.busy) < STANDBYS or not self.idle:
@@ -198,20 +202,8 @@ class Manager:
         (the standbys' once reaped), for ``hookmux status`` and ``hookmux bench``."""
         if self.reported == (self.served, self.reaped):
             return
-        import dispatch_isolated
-
         line = "%d %d %.1f\n" % (os.getpid(), self.served, sum(os.times()[:4]) * 1000)
-        try:
-            os.unlink("manager.tmp", dir_fd=self.folder)  # a report cut short
-        except FileNotFoundError:
-            pass
-        fd = os.open("manager.tmp", os.O_WRONLY | os.O_CREAT | os.O_EXCL | dispatch_isolated.NOFOLLOW, 0o600,
-                     dir_fd=self.folder)
-        try:
-            os.write(fd, line.encode("ascii"))
-        finally:
-            os.close(fd)
-        os.replace("manager.tmp", "manager", src_dir_fd=self.folder, dst_dir_fd=self.folder)
+        _write_at(self.folder, "manager", line)
         self.reported = (self.served, self.reaped)
 
     def reap(self):
@@ -227,15 +219,48 @@ class Manager:
             self.reaped += 1
 
     def sweep(self):
+        """Remove the files of calls whose caller died (killed at the host's timeout, say):
+        its pid (the first part of the name) is gone, or they are older than LEFTOVER."""
         import time
 
+        now = time.time()
         for name in os.listdir(self.folder):
-            if name.endswith((".call", ".out", ".taken")):
-                try:
-                    if time.time() - os.stat(name, dir_fd=self.folder, follow_symlinks=False).st_mtime > LEFTOVER:
-                        os.unlink(name, dir_fd=self.folder)
-                except OSError:
-                    pass
+            base, _, kind = name.rpartition(".")
+            if kind not in CALL_FILES:
+                continue
+            try:
+                if _gone(base) or now - os.stat(name, dir_fd=self.folder, follow_symlinks=False).st_mtime > LEFTOVER:
+                    os.unlink(name, dir_fd=self.folder)
+            except OSError:
+                pass
+
+
+def _gone(base):
+    """Whether the caller that named a call ``base`` (``<pid>-<ns>``) has no process any more."""
+    try:
+        os.kill(int(base.partition("-")[0]), 0)
+    except ProcessLookupError:
+        return True
+    except (OSError, ValueError):
+        pass
+    return False
+
+
+def _write_at(folder, name, text):
+    """Replace ``name`` in ``folder`` (an fd) whole: a reader sees the old text or the new."""
+    import dispatch_isolated
+
+    temp = name + ".tmp"
+    try:
+        os.unlink(temp, dir_fd=folder)  # a write cut short
+    except FileNotFoundError:
+        pass
+    fd = os.open(temp, os.O_WRONLY | os.O_CREAT | os.O_EXCL | dispatch_isolated.NOFOLLOW, 0o600, dir_fd=folder)
+    try:
+        os.write(fd, text.encode("utf-8", "surrogateescape"))
+    finally:
+        os.close(fd)
+    os.replace(temp, name, src_dir_fd=folder, dst_dir_fd=folder)
 
 
 def _ignore(signum, frame):

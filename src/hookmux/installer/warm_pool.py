@@ -1,8 +1,9 @@
 """The dispatcher's warm pools as ``hookmux status`` shows them (hooks/_dispatch/dispatch_standby.py).
 
 A pool's folder in the runtime folder is named after the interpreter, the dispatcher's folder
-and the interpreter's flags, each ``/`` written ``%2F``; its ``manager`` file holds the
-manager's pid, the calls its standbys served and the pool's CPU milliseconds.
+and the interpreter's flags (escaped, or hashed when long), and its ``key`` file holds those
+three, NUL-separated: the name is never decoded. Its ``manager`` file holds the manager's pid,
+the calls its standbys served and the pool's CPU milliseconds.
 """
 from __future__ import annotations
 
@@ -49,10 +50,10 @@ def pools_of(target: Path, environ=os.environ) -> list[dict]:
     except OSError:
         return found
     for folder in folders:
-        parts = folder.name.replace("%2F", "/").replace("%25", "%").split("@")
-        if len(parts) != 3 or parts[1] != dispatch_dir:
-            continue
         try:
+            parts = (folder / "key").read_bytes().decode("utf-8", "surrogateescape").split("\0")
+            if len(parts) != 3 or os.path.realpath(parts[1]) != os.path.realpath(dispatch_dir):
+                continue
             pid, served, cpu_ms = (folder / "manager").read_text().split()
             os.kill(int(pid), 0)
         except (OSError, ValueError):
