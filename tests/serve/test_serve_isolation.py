@@ -55,6 +55,27 @@ def test_hanging_and_exiting_checks_affect_only_their_request(server):
     assert server.proc.poll() is None
 
 
+def test_a_worker_that_dies_mid_request_still_answers_with_the_finished_checks_advice(server):
+    """As a standby of the warm pool does: the checks that finished before a neighbour ended the
+    worker (os._exit, SIGKILL, or the server's kill of a check that took the alarm away) keep
+    their advice; only the dying check's is lost."""
+    stubborn = ("import signal\ndef main():\n    signal.signal(signal.SIGALRM, signal.SIG_IGN)\n"
+                "    sum(range(10**12))\n")
+    enders = {"Exit": "import os\ndef main():\n    os._exit(3)\n",
+              "Kill": "import os, signal\ndef main():\n    os.kill(os.getpid(), signal.SIGKILL)\n",
+              "Stubborn": stubborn}
+    rows = [{"name": "first", "script": _check(server, "first.py", EMIT % "first advice"), "timeout": 5},
+            {"name": "quiet", "script": _check(server, "quiet.py", "def main():\n    pass\n"), "timeout": 5},
+            {"name": "second", "script": _check(server, "second.py", EMIT % "second advice"), "timeout": 5}]
+    for tool, body in enders.items():
+        ender = {"name": "end", "script": _check(server, tool.lower() + ".py", body), "timeout": 1}
+        _write_manifest(server, [dict(row, matcher="^%s$" % tool) for row in rows + [ender]])
+        status, reply = server.post("PreToolUse", _tool(tool))
+        assert status == 200, tool
+        assert json.loads(reply)["hookSpecificOutput"]["additionalContext"] == "first advice\n\nsecond advice", tool
+    assert server.proc.poll() is None
+
+
 def test_manifest_and_check_changes_apply_without_a_restart(server):
     script = _check(server, "say.py", EMIT % "first")
     _write_manifest(server, [{"name": "say", "script": script, "timeout": 5, "matcher": "^Say$"}])

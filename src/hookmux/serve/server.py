@@ -9,8 +9,8 @@ so a request costs one process wake-up. This process only
 - accepts (at most MAX_CONNECTIONS open) and hands each connection to a free worker, or
   keeps it until one is free (asking workers holding idle connections to hand theirs back);
 - watches the connections no worker holds, and hands one over when a request starts;
-- supervises: a worker that dies leaves its connection here (its client gets an empty reply
-  when a request was under way), one past its deadline is killed, spares are kept warm;
+- supervises: a worker that dies leaves its connection here (when a request was under way,
+  its client gets the advice of the checks that finished, kept in the shared page: shared.py), one past its deadline is killed, spares are kept warm;
 - exits after ``idle_seconds`` without a request, unless a Claude Code session it serves still
   runs (``sessions/<pid>``, noted by the SessionStart hook: its port must not be left to
   another user mid-session), or on SIGTERM.
@@ -30,7 +30,7 @@ import socket
 import time
 
 from hookmux.serve import pool, shared
-from hookmux.serve.connection import KEEP_ALIVE_SECONDS
+from hookmux.serve.connection import KEEP_ALIVE_SECONDS, head
 
 IDLE_MINUTES = 60.0
 MAX_WORKERS = max(4, 4 * (os.cpu_count() or 1))
@@ -190,8 +190,10 @@ class Server:
                 self._hand(worker, connection)
 
     def _reap(self, worker):
-        """A worker ended: its connection stays here; a request it was running gets an empty reply."""
+        """A worker ended: its connection stays here; a request it was running gets the reply the
+        worker kept from the checks that finished (their advice, or empty)."""
         state = worker.state()[0]
+        kept = worker.kept() if state == shared.BUSY else b""
         self.selector.unregister(worker.channel)
         self.pool.remove(worker)
         connection = worker.connection
@@ -201,8 +203,9 @@ class Server:
                 self._park(connection)
             else:
                 if state == shared.BUSY:
-                    try:
-                        connection.send(pool.EMPTY_REPLY)
+                    try:  # what the socket's buffer takes at once: a client that does not read stalls nobody
+                        connection.setblocking(False)
+                        connection.send(head(200, len(kept), True) + kept)
                     except OSError:
                         pass
                 try:

@@ -25,7 +25,8 @@ with these differences, which make a warm request cost microseconds:
   that finished and ends the worker;
 - the kernel's alarm (SIGALRM, default action) ends the worker a margin after the deadline
   whatever holds the interpreter (a GIL-holding regex); the server kills it a second later
-  still (a check that took the alarm away). Either way the server answers its client empty;
+  still (a check that took the alarm away). Either way the server answers its client with
+  the advice of the checks that finished (kept in the shared page: shared.py), or empty;
 - the checks run in the payload's ``cwd`` (``/`` when it has none or it is gone).
 
 A worker retires (exits after the reply; the server keeps the connection) when a check ran
@@ -169,6 +170,7 @@ class Worker:
     def answer(self, conn, request):
         now = time.monotonic()
         self._mark(self.shared.BUSY, now + SELECTING_SECONDS, now)
+        self.shared.keep(self.page, b"")
         later = []
         text = request.body.decode("utf-8", "replace")
 
@@ -264,13 +266,44 @@ class Worker:
                     break
                 check = self.queue.pop(0)
                 self.running_since = time.monotonic()
-            _run_check(check, stdin_text)
+            self._run_one(check, stdin_text)
         for check, slot in self.rescued:
             if not slot.wait(min(start + check.timeout, budget_end)):
                 retire = True  # its thread still runs the check
         with self.lock:
             _collect(loaded, start, budget_end)
         return retire, imported, slots
+
+    def _run_one(self, check, stdin_text):
+        try:
+            check.call(stdin_text)
+        except BaseException:
+            pass
+        _not_a_fork()
+        self._keep_advice(check)
+
+    def _keep_advice(self, check):
+        """When a check that finished in time advised, keep the reply of every such check so far
+        in the shared page: the server sends it should this worker die before it replies."""
+        output = check.stdout.getvalue()
+        if not output or not check.job.row.emits or check.finished - check.started > check.timeout:
+            return
+        core = self.engine.core
+        try:
+            with self.lock:
+                current = self.current
+                if current is None or current.answered or current.jobs is None:
+                    return
+                contexts = core.contexts_from(output)
+                if not contexts:
+                    return
+                current.advice[id(check.job)] = contexts
+                if current.call is None:
+                    current.call = core._event.parse(current.text, current.request.event, None)
+                advice = [_Advice(current.advice[id(job)]) for job in current.jobs if id(job) in current.advice]
+                self.shared.keep(self.page, core.render(current.call, advice).encode("utf-8", "surrogatepass"))
+        except Exception:
+            pass
 
     def _threads_left(self, new_slots, imported):
         """Whether a check left a thread running (at import or in main()): then this worker is
@@ -305,7 +338,7 @@ class Worker:
                 while len(self.slots) < len(taken):
                     self.slots.append(_Slot())
                 for check, slot in zip(taken, self.slots):
-                    slot.submit(check, current.text)
+                    slot.submit(self._run_one, check, current.text)
                     self.rescued.append((check, slot))
             pending = [check.timeout for check in current.checks if check.finished is None]
             if not pending or now < current.start + max(pending) or current.answered:
@@ -429,12 +462,14 @@ class Worker:
 class _Current:
     """The request whose checks run now."""
 
-    __slots__ = ("conn", "request", "text", "received", "jobs", "checks", "start", "answered")
+    __slots__ = ("conn", "request", "text", "received", "jobs", "checks", "start", "answered", "advice", "call")
 
     def __init__(self, conn, request, text, received):
         self.conn, self.request, self.text, self.received = conn, request, text, received
         self.jobs = self.checks = self.start = None
         self.answered = False
+        self.advice = {}  # id(job) -> the contexts of a finished check that advised
+        self.call = None  # the parsed payload, once a check advised
 
 
 def _collect(checks, start, budget_end):
@@ -444,12 +479,13 @@ def _collect(checks, start, budget_end):
             check.record(start, budget_end)
 
 
-def _run_check(check, stdin_text):
-    try:
-        check.call(stdin_text)
-    except BaseException:
-        pass
-    _not_a_fork()
+class _Advice:
+    """A finished check's contexts as ``dispatch_core.render`` reads an outcome."""
+
+    __slots__ = ("contexts", "used")
+
+    def __init__(self, contexts):
+        self.contexts, self.used = contexts, True
 
 
 def _not_a_fork():
@@ -473,8 +509,8 @@ class _Slot:
         self.task = None
         _thread.start_new_thread(self._loop, ())
 
-    def submit(self, check, stdin_text):
-        self.task = (check, stdin_text)
+    def submit(self, function, *args):
+        self.task = (function, args)
         self.go.release()
 
     def wait(self, deadline):
@@ -483,9 +519,9 @@ class _Slot:
     def _loop(self):
         while True:
             self.go.acquire()
-            check, stdin_text = self.task
+            function, args = self.task
             self.task = None
-            _then_release(check.call, self.done, stdin_text)
+            _then_release(function, self.done, *args)
 
 
 def _then_release(function, lock, *args):
