@@ -4,7 +4,7 @@
 
 The manager makes the pool's folder in the private runtime folder, keeps it open (every later
 name is relative to that descriptor, no link followed, and a call file is taken only when it
-is this user's and private: ``dispatch_isolated.open_owned``), holds its
+is this user's and private: ``_common.warm.open_owned``), holds its
 ``lock`` for its life (one manager per pool), makes the ``calls`` FIFO, loads the
 dispatcher's modules and the ``PRELOADED`` standard ones, and forks ``STANDBYS``
 standbys. It never runs a check itself. A fresh standby first copies every
@@ -30,10 +30,6 @@ import sys
 IDLE = 600.0
 STANDBYS = 2
 TICK = 1.0
-# A call's files (``dispatch_isolated._call``) whose caller is gone, or older than this, are
-# swept (at start, then every LEFTOVER seconds).
-LEFTOVER = 60.0
-CALL_FILES = ("call", "taken", "frames", "done")
 MADV_POPULATE_WRITE = 23  # Linux 5.14
 # Standard modules most checks import (the shipped ones do), loaded once here instead of in
 # every call: `re` alone is ~9 ms to import on a slow machine.
@@ -50,9 +46,10 @@ def main(pool):
     except ValueError:
         idle = IDLE
     import dispatch_isolated as isolated
+    from _common import warm
 
     try:
-        folder = _private_folder(pool, isolated)
+        folder = _private_folder(pool, warm)
     except OSError:
         return
     if folder is None:
@@ -60,7 +57,7 @@ def main(pool):
     import fcntl
 
     # Every name below is relative to the folder's fd: the path may be changed under us.
-    lock = os.open("lock", os.O_RDWR | os.O_CREAT | isolated.NOFOLLOW, 0o600, dir_fd=folder)
+    lock = os.open("lock", os.O_RDWR | os.O_CREAT | warm.NOFOLLOW, 0o600, dir_fd=folder)
     try:
         fcntl.flock(lock, fcntl.LOCK_EX | fcntl.LOCK_NB)
     except OSError:
@@ -70,8 +67,9 @@ def main(pool):
     except FileNotFoundError:
         pass
     os.mkfifo("calls", 0o600, dir_fd=folder)
-    _write_at(folder, "key", "\0".join(isolated.pool_key()))  # what the folder's name stands for
-    calls = isolated.open_owned("calls", os.O_RDWR | os.O_NONBLOCK, folder, isolated.FIFO)  # never an end of file
+    # What the folder's name stands for (hookmux status reads it: the name may be a hash).
+    warm.write_file("key", "\0".join(isolated.pool_key()).encode("utf-8", "surrogateescape"), folder)
+    calls = warm.open_owned("calls", os.O_RDWR | os.O_NONBLOCK, folder, warm.FIFO)  # never an end of file
 
     stamp = isolated.code_stamp()  # before the rest is loaded: an upgrade now makes it stale
     import dispatch_runner
@@ -87,18 +85,18 @@ def main(pool):
     Manager(folder, calls, lock, stamp, _page_toucher()).run(os.fstat(calls).st_ino, idle)
 
 
-def _private_folder(pool, isolated):
+def _private_folder(pool, warm):
     """The fd of the pool's folder (made, in its runtime folder, when missing), or None when
     either is not this user's alone."""
     runtime_path = os.path.dirname(pool)
     parent = os.path.dirname(runtime_path)
     if parent and not os.path.isdir(parent):
         os.makedirs(parent, 0o700, exist_ok=True)
-    runtime = isolated.open_private(runtime_path, make=True)
+    runtime = warm.open_private(runtime_path, make=True)
     if runtime is None:
         return None
     try:
-        return isolated.open_private(os.path.basename(pool), runtime, make=True)
+        return warm.open_private(os.path.basename(pool), runtime, make=True)
     finally:
         os.close(runtime)
 
@@ -138,6 +136,7 @@ class Manager:
         import time
 
         import dispatch_isolated
+        from _common import warm
 
         # A standby that dies (a check ended it, or its caller at the deadline) wakes us at
         # once, to be replaced.
@@ -145,7 +144,7 @@ class Manager:
         os.set_blocking(self.exited_w, False)
         signal.set_wakeup_fd(self.exited_w)
         signal.signal(signal.SIGCHLD, _ignore)
-        self.sweep()
+        warm.sweep(self.folder, warm.LEFTOVER)  # what callers that died left: their pid is gone
         last_call = swept = time.monotonic()
         while True:
             while len(self.idle) + len(self.busy) < STANDBYS or not self.idle:
@@ -171,9 +170,9 @@ class Manager:
             now = time.monotonic()
             if not current or now - last_call > idle_seconds:
                 break
-            if now - swept > LEFTOVER:
+            if now - swept > warm.LEFTOVER:
                 swept = now
-                self.sweep()
+                warm.sweep(self.folder, warm.LEFTOVER)
         os.close(self.life_w)
         try:
             if os.stat("calls", dir_fd=self.folder, follow_symlinks=False).st_ino == bound:
@@ -202,8 +201,10 @@ class Manager:
         (the standbys' once reaped), for ``hookmux status`` and ``hookmux bench``."""
         if self.reported == (self.served, self.reaped):
             return
+        from _common import warm
+
         line = "%d %d %.1f\n" % (os.getpid(), self.served, sum(os.times()[:4]) * 1000)
-        _write_at(self.folder, "manager", line)
+        warm.write_file("manager", line.encode("ascii"), self.folder)
         self.reported = (self.served, self.reaped)
 
     def reap(self):
@@ -217,50 +218,6 @@ class Manager:
             self.idle.discard(pid)
             self.busy.discard(pid)
             self.reaped += 1
-
-    def sweep(self):
-        """Remove the files of calls whose caller died (killed at the host's timeout, say):
-        its pid (the first part of the name) is gone, or they are older than LEFTOVER."""
-        import time
-
-        now = time.time()
-        for name in os.listdir(self.folder):
-            base, _, kind = name.rpartition(".")
-            if kind not in CALL_FILES:
-                continue
-            try:
-                if _gone(base) or now - os.stat(name, dir_fd=self.folder, follow_symlinks=False).st_mtime > LEFTOVER:
-                    os.unlink(name, dir_fd=self.folder)
-            except OSError:
-                pass
-
-
-def _gone(base):
-    """Whether the caller that named a call ``base`` (``<pid>-<ns>``) has no process any more."""
-    try:
-        os.kill(int(base.partition("-")[0]), 0)
-    except ProcessLookupError:
-        return True
-    except (OSError, ValueError):
-        pass
-    return False
-
-
-def _write_at(folder, name, text):
-    """Replace ``name`` in ``folder`` (an fd) whole: a reader sees the old text or the new."""
-    import dispatch_isolated
-
-    temp = name + ".tmp"
-    try:
-        os.unlink(temp, dir_fd=folder)  # a write cut short
-    except FileNotFoundError:
-        pass
-    fd = os.open(temp, os.O_WRONLY | os.O_CREAT | os.O_EXCL | dispatch_isolated.NOFOLLOW, 0o600, dir_fd=folder)
-    try:
-        os.write(fd, text.encode("utf-8", "surrogateescape"))
-    finally:
-        os.close(fd)
-    os.replace(temp, name, src_dir_fd=folder, dst_dir_fd=folder)
 
 
 def _ignore(signum, frame):
@@ -281,7 +238,8 @@ class Standby:
         import marshal
         import select
 
-        from dispatch_isolated import FIFO, FrameWriter, open_owned
+        from _common.warm import FIFO, open_owned
+        from dispatch_isolated import FrameWriter
 
         folder = self.folder
         self.copy_pages()

@@ -22,12 +22,11 @@ import sys
 import tempfile
 import time
 
-from hookmux.serve import shared
+from hookmux.serve import files, shared
 
 WORKER = os.path.join(os.path.dirname(os.path.abspath(__file__)), "worker.py")
 SPARE = 2  # free workers kept warm
 IDLE_TRIM_SECONDS = 120.0  # a free worker above SPARE unused this long is stopped
-KILL_GRACE = 1.0  # seconds past a worker's own deadline before the server kills it
 
 
 class Worker:
@@ -127,11 +126,12 @@ class Pool:
             self.all.remove(worker)
 
     def overdue(self, now):
-        """Workers past their own deadline by KILL_GRACE (a check that took the alarm away)."""
+        """Workers past their own deadline by ``warm.KILL_GRACE`` (a check that took the alarm away)."""
+        grace = files.warm_module().KILL_GRACE
         late = []
         for worker in self.all:
             state, deadline, _ = worker.state()
-            if state != shared.IDLE and now > deadline + KILL_GRACE:
+            if state != shared.IDLE and now > deadline + grace:
                 late.append(worker)
         return late
 

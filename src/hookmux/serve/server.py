@@ -29,7 +29,7 @@ import signal
 import socket
 import time
 
-from hookmux.serve import pool, shared
+from hookmux.serve import files, pool, shared
 from hookmux.serve.connection import KEEP_ALIVE_SECONDS, head
 
 IDLE_MINUTES = 60.0
@@ -58,8 +58,6 @@ class Server:
                               "(hookmux install without --serve)")
         self.uid = os.getuid()
         self.refused = 0  # connections of other users closed unread
-        from hookmux.serve import files
-
         self.sessions = os.path.join(files.folder(hooks), "sessions")
         self.idle_seconds = idle_seconds
         self.listener = socket.create_server(("127.0.0.1", port), backlog=256)
@@ -250,24 +248,11 @@ class Server:
 
     def _sessions_alive(self):
         """Whether a Claude Code session the SessionStart hook noted (``<serve folder>/sessions/<pid>``)
-        still runs; the files of those that ended are removed."""
+        still runs; the files of those that ended are swept (``warm.sweep``)."""
         try:
-            names = os.listdir(self.sessions)
+            return files.warm_module().sweep(self.sessions) > 0
         except OSError:
             return False
-        alive = False
-        for name in names:
-            try:
-                os.kill(int(name), 0)
-                alive = True
-                continue
-            except (ValueError, OSError):  # gone, or a reused pid of someone else's
-                pass
-            try:
-                os.unlink(os.path.join(self.sessions, name))
-            except OSError:
-                pass
-        return alive
 
     def _trim(self, now):
         before = list(self.pool.all)

@@ -14,7 +14,7 @@ with these differences, which make a warm request cost microseconds:
 
 - a check stays imported between requests, keyed by the files it depends on (the script, the
   ``.py`` files of its folder and of ``_common``, and every module its import loaded), each
-  compared by ``(mtime_ns, size, inode)`` when a request selects it: a changed file is imported
+  compared by its stamp (``warm.stamp_of``: inode, ctime, size) when a request selects it: a changed file is imported
   afresh for that very request. The whole tree is rescanned at most once a second after a
   reply, which catches files a check loads by path while it runs;
 - the checks run one after another in the main thread, not in a new thread each; when one
@@ -47,7 +47,6 @@ import time
 RESCAN_SECONDS = 1.0
 RESCUE_SECONDS = 0.05
 COLLECT_EVERY = 1000
-ALARM_GRACE = 0.5  # seconds past the deadline (+ the dispatcher's margin) the kernel's alarm waits
 SELECTING_SECONDS = 5.0  # the deadline the server sees before the checks' own is known
 THREAD_END_SECONDS = 0.2  # what the import thread may take to end once its work is done (a loaded machine)
 
@@ -69,13 +68,14 @@ def main(argv):
     if hooks_root not in sys.path:
         sys.path.append(hooks_root)
     import dispatch_core
-    import dispatch_isolated
     import dispatch_runner
     from _common import ledger
     from _common import manifest as manifest_module
+    from _common import warm
 
     dispatch_runner.prepare().installed().__enter__()  # for the worker's life
-    engine = Engine(dispatch_core, dispatch_runner, ledger, manifest_module, dispatch_isolated.MARGIN)
+    _WARM.append(warm)
+    engine = Engine(dispatch_core, dispatch_runner, ledger, manifest_module, warm)
     worker = Worker(engine, hooks_root, channel, page, shared, connection, secret)
     while True:
         data, fds, _, _ = socket.recv_fds(channel, 1, 1)
@@ -91,12 +91,13 @@ def main(argv):
 class Engine:
     """The installed tree's dispatcher modules, as the worker uses them."""
 
-    def __init__(self, core, runner, ledger, manifest, margin):
+    def __init__(self, core, runner, ledger, manifest, warm):
         self.core = core
         self.runner = runner
         self.ledger = ledger
         self.manifest = manifest
-        self.margin = margin
+        self.warm = warm  # deadlines and grace, file stamps
+        self.margin = warm.MARGIN + warm.ALARM_GRACE  # past the deadline, the kernel's alarm
 
 
 class Worker:
@@ -211,10 +212,10 @@ class Worker:
 
     def _manifest(self):
         """The manifest as ``run()`` takes it: loaded, with its hooks root, read again when the
-        file's (mtime, size, inode) changes; else its path, and ``run()`` says what is wrong."""
+        file's stamp changes; else its path, and ``run()`` says what is wrong."""
         try:
             info = os.stat(self.manifest_path)
-            stamp = (info.st_mtime_ns, info.st_size, info.st_ino)
+            stamp = self.engine.warm.stamp_of(info)
         except OSError:
             return self.manifest_path, None
         known = self.manifest_cache
@@ -237,9 +238,9 @@ class Worker:
         start = time.monotonic()
         budget = max(check.timeout for check in checks)
         budget_end = start + budget
-        self._mark(self.shared.BUSY, budget_end + self.engine.margin + ALARM_GRACE, start)
+        self._mark(self.shared.BUSY, budget_end + self.engine.margin, start)
         signal.signal(signal.SIGALRM, signal.SIG_DFL)
-        signal.setitimer(signal.ITIMER_REAL, budget + self.engine.margin + ALARM_GRACE)
+        signal.setitimer(signal.ITIMER_REAL, budget + self.engine.margin)
         try:
             retire, imported, slots = self._run_checks(jobs, checks, stdin_text, budget_end)
         finally:
@@ -496,6 +497,7 @@ def _not_a_fork():
 
 
 _PID = os.getpid()
+_WARM = []  # the tree's _common.warm, once main() loaded it (a check's import evicts _common)
 
 
 class _Slot:
@@ -537,12 +539,7 @@ def _then_release(function, lock, *args):
 def _stamp(path, memo):
     stamp = memo.get(path)
     if stamp is None:
-        try:
-            info = os.stat(path)
-            stamp = (info.st_mtime_ns, info.st_size, info.st_ino)
-        except OSError:
-            stamp = ()
-        memo[path] = stamp
+        stamp = memo[path] = _WARM[0].file_stamp(path)
     return stamp
 
 
@@ -562,7 +559,7 @@ def _scan(root):
                             folders.append(entry.path)
                     elif entry.name.endswith(".py"):
                         info = entry.stat()
-                        found[entry.path] = (info.st_mtime_ns, info.st_size, info.st_ino)
+                        found[entry.path] = _WARM[0].stamp_of(info)
                 except OSError:
                     pass
     return found
