@@ -2,7 +2,8 @@
 dispatch_isolated.py) and ``hookmux serve`` (src/hookmux/serve/, hooks/_serve/ensure.py).
 
     runtime_dir(), serve_root(), serve_folder() where their files are
-    open_owned(), open_private(), refusal()     who may enter (this user alone), by descriptor
+    open_owned(), open_private(), open_within() who may enter (this user alone), by descriptor
+    refusal(folder)                             why a folder is not used, in words
     make_private(path)                          a folder of this user's, mode 0700
     write_file(name, data, dir_fd, keep=False)  a file written whole (mode 0600, no link followed)
     stamp_of(), file_stamp(), code_stamp()      which files a process runs: any rewrite changes it
@@ -100,6 +101,22 @@ def open_private(name, dir_fd=None, make=False):
         raise
     except OSError:  # a link (ELOOP), not a folder, not ours, open to others
         return None
+
+
+def open_within(outer, name, make=False):
+    """The fd of the folder ``name`` in the folder ``outer`` (a path) when both are this user's
+    alone, else None (``make``: both made when missing, and ``outer``'s parents too)."""
+    if make:
+        parent = os.path.dirname(outer)
+        if parent and not os.path.isdir(parent):
+            os.makedirs(parent, 0o700, exist_ok=True)
+    fd = open_private(outer, make=make)
+    if fd is None:
+        return None
+    try:
+        return open_private(name, fd, make=make)
+    finally:
+        os.close(fd)
 
 
 def refusal(folder):

@@ -64,7 +64,7 @@ import time
 
 import dispatch_core  # noqa: F401  (it puts the hooks tree on sys.path, for _common)
 from _common import warm
-from _common.warm import FIFO, MARGIN, NOFOLLOW, open_owned, open_private
+from _common.warm import FIFO, MARGIN, NOFOLLOW, open_owned
 
 _HEADER = 4
 # How long a call waits for a standby to claim it before it forks its own worker.
@@ -160,13 +160,7 @@ def _call(pool, calls, jobs, stdin_text, hooks_root, start, deadline):
 
 def open_pool():
     """The fd of this pool's folder, or None when the runtime folder or the pool's is not ours alone."""
-    runtime = open_private(warm.runtime_dir())
-    if runtime is None:
-        return None
-    try:
-        return open_private(pool_name(), runtime)
-    finally:
-        os.close(runtime)
+    return warm.open_within(warm.runtime_dir(), pool_name())
 
 
 def _request(jobs, stdin_text, hooks_root):

@@ -49,7 +49,7 @@ def main(pool):
     from _common import warm
 
     try:
-        folder = _private_folder(pool, warm)
+        folder = warm.open_within(os.path.dirname(pool), os.path.basename(pool), make=True)
     except OSError:
         return
     if folder is None:
@@ -83,22 +83,6 @@ def main(pool):
         except ImportError:
             pass
     Manager(folder, calls, lock, stamp, _page_toucher()).run(os.fstat(calls).st_ino, idle)
-
-
-def _private_folder(pool, warm):
-    """The fd of the pool's folder (made, in its runtime folder, when missing), or None when
-    either is not this user's alone."""
-    runtime_path = os.path.dirname(pool)
-    parent = os.path.dirname(runtime_path)
-    if parent and not os.path.isdir(parent):
-        os.makedirs(parent, 0o700, exist_ok=True)
-    runtime = warm.open_private(runtime_path, make=True)
-    if runtime is None:
-        return None
-    try:
-        return warm.open_private(os.path.basename(pool), runtime, make=True)
-    finally:
-        os.close(runtime)
 
 
 def _page_toucher():
