@@ -176,9 +176,7 @@ class Worker:
         text = request.body.decode("utf-8", "replace")
 
         def observe(call, outcomes, failure):
-            event, host = (call.name, call.host) if call is not None else (None, None)
-            duration_ms = (time.monotonic() - now) * 1000
-            later.append(self.engine.ledger.from_outcomes(event, host, outcomes, failure, duration_ms))
+            later.append(self.engine.ledger.of_call(call, outcomes, failure, now))
 
         self.current = _Current(conn, request, text, now)
         manifest, hooks_root = self._manifest()
@@ -361,9 +359,7 @@ class Worker:
             call, failure = None, "dispatcher-error"
         later = []
         try:
-            event, host = (call.name, call.host) if call is not None else (None, None)
-            later.append(self.engine.ledger.from_outcomes(event, host, current.jobs, failure,
-                                                          (time.monotonic() - current.received) * 1000))
+            later.append(self.engine.ledger.of_call(call, current.jobs, failure, current.received))
         except Exception:
             pass
         self._reply(current.conn, output, current.request, later)
