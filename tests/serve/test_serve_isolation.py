@@ -76,6 +76,30 @@ def test_a_worker_that_dies_mid_request_still_answers_with_the_finished_checks_a
     assert server.proc.poll() is None
 
 
+def test_the_circuit_breaker_skips_a_row_that_hung_three_requests_in_a_row(server):
+    """As for the command hook (hooks/_common/breaker.py): the dispatcher's per-call rule, now in
+    serve's workers too, whether the row timed out in the main thread (the watcher answers late)
+    or in a thread of its own."""
+    hang = {"name": "hang", "script": _check(server, "hang.py", "import time\ndef main():\n    time.sleep(600)\n"),
+            "timeout": 1, "matcher": "^Hang$"}
+    say = {"name": "say", "script": _check(server, "say.py", EMIT % "still here"), "timeout": 5, "matcher": "^Hang$"}
+    _write_manifest(server, [hang, say])
+    for _ in range(3):
+        started = time.monotonic()
+        status, body = server.post("PreToolUse", _tool("Hang"))
+        assert status == 200 and json.loads(body)["hookSpecificOutput"]["additionalContext"] == "still here"
+        assert time.monotonic() - started >= 1.0  # it ran, and cost its timeout
+    table = server.state / "breaker"
+    deadline = time.monotonic() + 10  # a worker that answered late counts it just after its reply
+    while not any("\thang\t3\t" in path.read_text() for path in table.glob("*.tsv")):
+        assert time.monotonic() < deadline, [path.read_text() for path in table.glob("*.tsv")]
+        time.sleep(0.05)
+    started = time.monotonic()
+    status, body = server.post("PreToolUse", _tool("Hang"))
+    assert status == 200 and json.loads(body)["hookSpecificOutput"]["additionalContext"] == "still here"
+    assert time.monotonic() - started < 1.0  # skipped: the breaker is open
+
+
 def test_manifest_and_check_changes_apply_without_a_restart(server):
     script = _check(server, "say.py", EMIT % "first")
     _write_manifest(server, [{"name": "say", "script": script, "timeout": 5, "matcher": "^Say$"}])

@@ -181,7 +181,7 @@ class Worker:
         self.current = _Current(conn, request, text, now)
         manifest, hooks_root = self._manifest()
         output = self.engine.core.run(request.event, text, manifest=manifest, hooks_root=hooks_root, runner=self,
-                                      observe=observe)
+                                      observe=observe, breaker=True)
         with self.lock:
             current, self.current = self.current, None
             answered = current is None or current.answered
@@ -230,6 +230,7 @@ class Worker:
     def run(self, jobs, stdin_text, hooks_root):
         """Run the selected checks (dispatch_runner's Runner interface), the rescuer watching."""
         self._chdir(_cwd_of(stdin_text))
+        self.current.hooks_root = hooks_root
         if self.threads is None:
             self.threads = _thread._count()  # the rescuer's and the main thread
         checks = [self.engine.runner.Check(job, hooks_root) for job in jobs]
@@ -363,6 +364,12 @@ class Worker:
         except Exception:
             pass
         self._reply(current.conn, output, current.request, later)
+        try:  # the circuit breaker counts the checks that ran out of time, as dispatch() would have
+            held = core._breaker(current.hooks_root)
+            if held is not None:
+                held.record(current.jobs)
+        except BaseException:
+            pass
         os._exit(0)
 
     def _chdir(self, cwd):
@@ -459,11 +466,12 @@ class Worker:
 class _Current:
     """The request whose checks run now."""
 
-    __slots__ = ("conn", "request", "text", "received", "jobs", "checks", "start", "answered", "advice", "call")
+    __slots__ = ("conn", "request", "text", "received", "jobs", "checks", "start", "answered", "advice", "call",
+                 "hooks_root")
 
     def __init__(self, conn, request, text, received):
         self.conn, self.request, self.text, self.received = conn, request, text, received
-        self.jobs = self.checks = self.start = None
+        self.jobs = self.checks = self.start = self.hooks_root = None
         self.answered = False
         self.advice = {}  # id(job) -> the contexts of a finished check that advised
         self.call = None  # the parsed payload, once a check advised
