@@ -140,23 +140,22 @@ def make_private(path):
 # ---------------------------------------------------------------- a file written whole
 
 
-def write_file(name, data, dir_fd=None, keep=False):
+def write_file(name, data, dir_fd=None, keep=False, new=False):
     """Write ``data`` (bytes) to ``name`` (relative to ``dir_fd``) whole, mode 0600, through no
     link: a reader sees the old file or the new one. ``keep``: an existing file stays (the first
-    of racing writers wins)."""
+    of racing writers wins). ``new``: ``name`` must not exist and is written in place (no reader
+    looks before it is told the name: a call file), else ``FileExistsError``."""
+    if new:
+        _write_new(name, data, dir_fd)
+        return
     temp = "%s.%d.tmp" % (name, os.getpid())
     try:
         os.unlink(temp, dir_fd=dir_fd)  # a write of ours cut short
     except FileNotFoundError:
         pass
-    fd = os.open(temp, os.O_WRONLY | os.O_CREAT | os.O_EXCL | NOFOLLOW | os.O_CLOEXEC, 0o600, dir_fd=dir_fd)
     moved = False
     try:
-        try:
-            while data:
-                data = data[os.write(fd, data):]
-        finally:
-            os.close(fd)
+        _write_new(temp, data, dir_fd)
         if not keep:
             os.replace(temp, name, src_dir_fd=dir_fd, dst_dir_fd=dir_fd)
             moved = True
@@ -171,6 +170,15 @@ def write_file(name, data, dir_fd=None, keep=False):
                 os.unlink(temp, dir_fd=dir_fd)
             except OSError:
                 pass
+
+
+def _write_new(name, data, dir_fd):
+    fd = os.open(name, os.O_WRONLY | os.O_CREAT | os.O_EXCL | NOFOLLOW | os.O_CLOEXEC, 0o600, dir_fd=dir_fd)
+    try:
+        while data:
+            data = data[os.write(fd, data):]
+    finally:
+        os.close(fd)
 
 
 # ---------------------------------------------------------------- the code stamp

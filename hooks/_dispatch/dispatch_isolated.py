@@ -116,7 +116,7 @@ def _call(pool, calls, jobs, stdin_text, hooks_root, start, deadline):
     sent = False
     try:
         try:
-            warm.write_file(base + ".call", _request(jobs, stdin_text, hooks_root), pool, keep=True)
+            warm.write_file(base + ".call", _request(jobs, stdin_text, hooks_root), pool, new=True)
             frames = os.open(base + ".frames", os.O_RDWR | os.O_CREAT | os.O_EXCL | NOFOLLOW, 0o600, dir_fd=pool)
             os.mkfifo(base + ".done", 0o600, dir_fd=pool)
             waiter = _Waiter(base + ".done", pool)
