@@ -226,6 +226,7 @@ def squatter(port):
 
 
 def read_text(path):
+    """The text of the file at ``path``, stripped; None when it cannot be read."""
     try:
         with open(path, "r", encoding="utf-8") as handle:
             return handle.read().strip()

@@ -71,11 +71,9 @@ def secret(hooks, create=True):
         st = os.stat(path)
         if st.st_mode & 0o077 or st.st_uid != os.getuid():
             os.chmod(path, 0o600)
-        with open(path, "r", encoding="ascii") as handle:
-            value = handle.read().strip()
-    except (OSError, ValueError):
+    except OSError:
         return None
-    return value or None
+    return warm_module().read_text(path) or None
 
 
 def free_port():
@@ -105,9 +103,8 @@ def move_if_held(hooks):
 
 def _read_port(path):
     try:
-        with open(path, "r", encoding="ascii") as handle:
-            value = int(handle.read().strip())
-    except (OSError, ValueError):
+        value = int(warm_module().read_text(path) or "")
+    except ValueError:
         return None
     return value if 0 < value < 65536 else None
 
@@ -162,18 +159,15 @@ def target_of(secret_hex):
     """The hooks folder whose secret is ``secret_hex``, or None."""
     import hmac
 
-    root = warm_module().serve_root()
+    warm = warm_module()
+    root = warm.serve_root()
     try:
         names = sorted(os.listdir(root))
     except OSError:
         return None
     for name in names:
-        try:
-            with open(os.path.join(root, name, "secret"), "r", encoding="ascii") as handle:
-                if not hmac.compare_digest(handle.read().strip(), secret_hex):
-                    continue
-            with open(os.path.join(root, name, "target"), "r", encoding="utf-8") as handle:
-                return handle.read().strip() or None
-        except (OSError, ValueError):
-            continue
+        kept = warm.read_text(os.path.join(root, name, "secret"))
+        if kept is not None and hmac.compare_digest(kept.encode("utf-8", "surrogateescape"),
+                                                    secret_hex.encode("utf-8", "surrogateescape")):
+            return warm.read_text(os.path.join(root, name, "target")) or None
     return None
