@@ -6,13 +6,12 @@
 
 ``key`` is a digest of the hooks folder's real path: one server per user (the state dir) and
 install (the hooks folder). The wired URL carries the secret and the port, so both outlive
-the server: a restart binds the same port and accepts the same secret. Where the folder is,
-how its files are written and who is alive: hooks/_common/warm.py, which the SessionStart hook
-(hooks/_serve/ensure.py) uses too.
+the server: a restart binds the same port and accepts the same secret.
 
 """
 from __future__ import annotations
 
+import hashlib
 import json
 import os
 import re
@@ -45,21 +44,36 @@ def exposed(path) -> str | None:
     return None
 
 
-def warm_module():
+def state_dir():
+    """The one ``state_dir()`` (hooks/_common/state.py), loaded from the package's hooks tree."""
     from hookmux import resources
 
-    return resources.runtime("warm")
+    return resources.runtime("state").state_dir()
 
 
 def folder(hooks):
-    return warm_module().serve_folder(hooks)
+    key = hashlib.sha256(os.path.realpath(str(hooks)).encode("utf-8", "surrogatepass")).hexdigest()[:16]
+    return os.path.join(state_dir(), "serve", key)
+
+
+def _private_dir(path):
+    os.makedirs(path, mode=0o700, exist_ok=True)
+    os.chmod(path, 0o700)
 
 
 def _create_private(path, text):
     """Write ``text`` to a new file readable by the user only; keep an existing one (first writer wins)."""
-    warm = warm_module()
-    warm.make_private(os.path.dirname(path))
-    warm.write_file(path, text.encode("utf-8"), keep=True)
+    _private_dir(os.path.dirname(path))
+    temp = "%s.%d.%s.tmp" % (path, os.getpid(), secrets.token_hex(4))
+    fd = os.open(temp, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
+    with os.fdopen(fd, "w") as handle:
+        handle.write(text)
+    try:
+        os.link(temp, path)  # fails when it exists: a racing writer keeps theirs
+    except FileExistsError:
+        pass
+    finally:
+        os.unlink(temp)
 
 
 def secret(hooks, create=True):
@@ -71,9 +85,11 @@ def secret(hooks, create=True):
         st = os.stat(path)
         if st.st_mode & 0o077 or st.st_uid != os.getuid():
             os.chmod(path, 0o600)
-    except OSError:
+        with open(path, "r", encoding="ascii") as handle:
+            value = handle.read().strip()
+    except (OSError, ValueError):
         return None
-    return warm_module().read_text(path) or None
+    return value or None
 
 
 def free_port():
@@ -97,20 +113,26 @@ def move_if_held(hooks):
     value = _read_port(path)
     if value is None or not _held_by_another_user(value):
         return False
-    warm_module().write_file(path, b"%d\n" % free_port())
+    temp = "%s.%d.%s.tmp" % (path, os.getpid(), secrets.token_hex(4))
+    with open(os.open(temp, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600), "w", encoding="ascii") as handle:
+        handle.write("%d\n" % free_port())
+    os.replace(temp, path)
     return True
 
 
 def _read_port(path):
     try:
-        value = int(warm_module().read_text(path) or "")
-    except ValueError:
+        with open(path, "r", encoding="ascii") as handle:
+            value = int(handle.read().strip())
+    except (OSError, ValueError):
         return None
     return value if 0 < value < 65536 else None
 
 
 def _held_by_another_user(port):
-    return warm_module().squatter(port) is not None
+    from hookmux import resources
+
+    return any(uid != os.getuid() for uid in resources.runtime("loopback").listener_uids(port))
 
 
 def record_path(hooks):
@@ -128,9 +150,11 @@ def read_record(hooks):
 
 def write_record(hooks, data):
     path = record_path(hooks)
-    warm = warm_module()
-    warm.make_private(os.path.dirname(path))
-    warm.write_file(path, json.dumps(data).encode("utf-8"))
+    _private_dir(os.path.dirname(path))
+    temp = "%s.%d.tmp" % (path, os.getpid())
+    with open(os.open(temp, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600), "w", encoding="utf-8") as handle:
+        json.dump(data, handle)
+    os.replace(temp, path)
 
 
 def remove_record(hooks, pid):
@@ -144,30 +168,37 @@ def remove_record(hooks, pid):
 
 
 def pid_alive(pid):
-    return warm_module().alive(pid)
+    try:
+        os.kill(int(pid), 0)
+    except (OSError, ValueError, TypeError):
+        return False
+    return True
 
 
 def remember_target(hooks):
     """Note which hooks folder this serve folder is for (the installer maps wired URLs back)."""
     path = os.path.join(folder(hooks), "target")
-    warm = warm_module()
-    warm.make_private(os.path.dirname(path))
-    warm.write_file(path, os.path.realpath(str(hooks)).encode("utf-8", "surrogateescape"))
+    _private_dir(os.path.dirname(path))
+    with open(os.open(path, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600), "w", encoding="utf-8") as handle:
+        handle.write(os.path.realpath(str(hooks)))
 
 
 def target_of(secret_hex):
     """The hooks folder whose secret is ``secret_hex``, or None."""
     import hmac
 
-    warm = warm_module()
-    root = warm.serve_root()
+    root = os.path.join(state_dir(), "serve")
     try:
         names = sorted(os.listdir(root))
     except OSError:
         return None
     for name in names:
-        kept = warm.read_text(os.path.join(root, name, "secret"))
-        if kept is not None and hmac.compare_digest(kept.encode("utf-8", "surrogateescape"),
-                                                    secret_hex.encode("utf-8", "surrogateescape")):
-            return warm.read_text(os.path.join(root, name, "target")) or None
+        try:
+            with open(os.path.join(root, name, "secret"), "r", encoding="ascii") as handle:
+                if not hmac.compare_digest(handle.read().strip(), secret_hex):
+                    continue
+            with open(os.path.join(root, name, "target"), "r", encoding="utf-8") as handle:
+                return handle.read().strip() or None
+        except (OSError, ValueError):
+            continue
     return None
