@@ -232,6 +232,14 @@ def from_outcomes(event, host, outcomes, reason, duration_ms, now=None):
     return dispatch_record(event or "none", host, outcome, reason, duration_ms, rows, now)
 
 
+def of_call(call, outcomes, reason, started):
+    """``from_outcomes`` as ``run()``'s observer has it: the event and host of ``call`` (None: the
+    payload did not parse), the time since ``started`` (``time.monotonic()``). The command
+    hook's transport and hookmux serve's worker both record a dispatch this way."""
+    event, host = (call.name, call.host) if call is not None else (None, None)
+    return from_outcomes(event, host, outcomes, reason, (time.monotonic() - started) * 1000)
+
+
 def write_dispatch(record):
     """Append one dispatch record unless switched off; never raises."""
     try:

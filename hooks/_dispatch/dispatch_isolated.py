@@ -62,9 +62,10 @@ import os
 import sys
 import time
 
-# Seconds past the largest timeout the parent waits for a worker's last frame:
-# the fork, the frames and the worker's own bookkeeping.
-MARGIN = 0.25
+import dispatch_core  # noqa: F401  (it puts the hooks tree on sys.path, for _common)
+from _common import warm
+from _common.warm import FIFO, MARGIN, NOFOLLOW, open_owned
+
 _HEADER = 4
 # How long a call waits for a standby to claim it before it forks its own worker.
 READY_WAIT = 0.01
@@ -72,7 +73,7 @@ READY_WAIT = 0.01
 # loaded): a pool started from other versions of them is stale.
 MODULES = ("dispatch_core.py", "dispatch_runner.py", "dispatch_isolated.py", "dispatch_transport.py",
            "dispatch_standby.py", "../_common/__init__.py", "../_common/event.py", "../_common/hosts.py",
-           "../_common/manifest.py")
+           "../_common/manifest.py", "../_common/warm.py")
 MESSAGE = 64  # bytes: below PIPE_BUF, so each message is written and read whole
 CALLS = "calls"
 HERE = os.path.dirname(os.path.abspath(__file__))
@@ -115,7 +116,7 @@ def _call(pool, calls, jobs, stdin_text, hooks_root, start, deadline):
     sent = False
     try:
         try:
-            _write_file(base + ".call", _request(jobs, stdin_text, hooks_root), pool)
+            warm.write_file(base + ".call", _request(jobs, stdin_text, hooks_root), pool, new=True)
             frames = os.open(base + ".frames", os.O_RDWR | os.O_CREAT | os.O_EXCL | NOFOLLOW, 0o600, dir_fd=pool)
             os.mkfifo(base + ".done", 0o600, dir_fd=pool)
             waiter = _Waiter(base + ".done", pool)
@@ -157,48 +158,9 @@ def _call(pool, calls, jobs, stdin_text, hooks_root, start, deadline):
                 pass
 
 
-# Every name in the pool's folders is opened without following a link, and checked by the
-# descriptor it got: the folder may be reached through one another user can change.
-NOFOLLOW = getattr(os, "O_NOFOLLOW", 0)
-FOLDER, FIFO, FILE = 0o040000, 0o010000, 0o100000
-
-
-def open_owned(name, flags, dir_fd=None, kind=FILE, mode=0o600):
-    """An fd of ``name`` (relative to ``dir_fd``), not through a link, when what it opened is
-    a ``kind`` of this user's that nobody else may open; else ``PermissionError``."""
-    fd = os.open(name, flags | NOFOLLOW | os.O_CLOEXEC, mode, dir_fd=dir_fd)
-    info = os.fstat(fd)
-    if info.st_uid != os.getuid() or info.st_mode & 0o077 or info.st_mode & 0o170000 != kind:
-        os.close(fd)
-        raise PermissionError(13, "not this user's alone", name)
-    return fd
-
-
-def open_private(name, dir_fd=None, make=False):
-    """The fd of the folder ``name`` when it is this user's and closed to everyone else, else
-    None (``make``: made first when missing; a missing one raises ``FileNotFoundError`` otherwise)."""
-    if make:
-        try:
-            os.mkdir(name, 0o700, dir_fd=dir_fd)
-        except FileExistsError:
-            pass
-    try:
-        return open_owned(name, os.O_RDONLY | os.O_DIRECTORY, dir_fd, FOLDER)
-    except FileNotFoundError:
-        raise
-    except OSError:  # a link (ELOOP), not a folder, not ours, open to others
-        return None
-
-
 def open_pool():
     """The fd of this pool's folder, or None when the runtime folder or the pool's is not ours alone."""
-    runtime = open_private(runtime_dir())
-    if runtime is None:
-        return None
-    try:
-        return open_private(pool_name(), runtime)
-    finally:
-        os.close(runtime)
+    return warm.open_within(warm.runtime_dir(), pool_name())
 
 
 def _request(jobs, stdin_text, hooks_root):
@@ -207,15 +169,6 @@ def _request(jobs, stdin_text, hooks_root):
     rows = [(job.row.index, job.row.path, list(job.row.args), job.row.timeout, list(job.row.isolate)) for job in jobs]
     call = (code_stamp(), list(sys.argv), os.getcwd(), umask, dict(os.environ), stdin_text, hooks_root, rows)
     return marshal.dumps(call)
-
-
-def _write_file(name, data, dir_fd):
-    fd = os.open(name, os.O_WRONLY | os.O_CREAT | os.O_EXCL | NOFOLLOW, 0o600, dir_fd=dir_fd)
-    try:
-        while data:
-            data = data[os.write(fd, data):]
-    finally:
-        os.close(fd)
 
 
 class _Waiter:
@@ -272,24 +225,21 @@ def _taken_back(call_name, dir_fd):
 # ---------------------------------------------------------------- where the pool lives
 
 
-def runtime_dir():
-    """The private folder of this user's pools."""
-    chosen = os.environ.get("HOOKMUX_RUNTIME_DIR")
-    if chosen:
-        return chosen
-    xdg = os.environ.get("XDG_RUNTIME_DIR")
-    return os.path.join(xdg, "hookmux") if xdg else "/tmp/hookmux-%d" % os.getuid()
-
-
 def pool_dir():
-    return os.path.join(runtime_dir(), pool_name())
+    return os.path.join(warm.runtime_dir(), pool_name())
+
+
+def pool_key():
+    """What a pool is for: this interpreter, this hooks tree and the interpreter's start-up flags
+    (the manager writes them to the folder's ``key`` file, for ``hookmux status``)."""
+    flags = sys.flags
+    return sys.executable, HERE, "%d%d%d" % (flags.no_site, flags.ignore_environment, flags.isolated)
 
 
 def pool_name():
-    """The name of the pool's folder for this interpreter, its start-up flags and this hooks
-    tree: the three in its name, escaped (a hash costs more; a name over NAME_MAX is hashed)."""
-    flags = sys.flags
-    key = "%s@%s@%d%d%d" % (sys.executable, HERE, flags.no_site, flags.ignore_environment, flags.isolated)
+    """The name of the pool's folder: its key, escaped (a hash costs more; a name over NAME_MAX
+    is hashed)."""
+    key = "@".join(pool_key())
     name = key.replace("%", "%25").replace("/", "%2F")
     if len(name) > 250:
         digest = 0xCBF29CE484222325  # FNV-1a
@@ -300,12 +250,8 @@ def pool_name():
 
 
 def code_stamp():
-    """Which files the modules of a call are: any rewrite changes a file's inode or ctime."""
-    stamp = []
-    for name in MODULES:
-        info = os.stat(os.path.join(HERE, name))
-        stamp.append((info.st_ino, info.st_ctime_ns, info.st_size))
-    return tuple(stamp)
+    """Which files the modules of a call are (``warm.code_stamp``)."""
+    return warm.code_stamp(HERE, MODULES)
 
 
 def interpreter_flags():

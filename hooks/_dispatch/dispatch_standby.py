@@ -4,7 +4,7 @@
 
 The manager makes the pool's folder in the private runtime folder, keeps it open (every later
 name is relative to that descriptor, no link followed, and a call file is taken only when it
-is this user's and private: ``dispatch_isolated.open_owned``), holds its
+is this user's and private: ``_common.warm.open_owned``), holds its
 ``lock`` for its life (one manager per pool), makes the ``calls`` FIFO, loads the
 dispatcher's modules and the ``PRELOADED`` standard ones, and forks ``STANDBYS``
 standbys. It never runs a check itself. A fresh standby first copies every
@@ -30,8 +30,6 @@ import sys
 IDLE = 600.0
 STANDBYS = 2
 TICK = 1.0
-# Call files and FIFOs older than this are a caller's that died: swept.
-LEFTOVER = 60.0
 MADV_POPULATE_WRITE = 23  # Linux 5.14
 # Standard modules most checks import (the shipped ones do), loaded once here instead of in
 # every call: `re` alone is ~9 ms to import on a slow machine.
@@ -48,9 +46,10 @@ def main(pool):
     except ValueError:
         idle = IDLE
     import dispatch_isolated as isolated
+    from _common import warm
 
     try:
-        folder = _private_folder(pool, isolated)
+        folder = warm.open_within(os.path.dirname(pool), os.path.basename(pool), make=True)
     except OSError:
         return
     if folder is None:
@@ -58,7 +57,7 @@ def main(pool):
     import fcntl
 
     # Every name below is relative to the folder's fd: the path may be changed under us.
-    lock = os.open("lock", os.O_RDWR | os.O_CREAT | isolated.NOFOLLOW, 0o600, dir_fd=folder)
+    lock = os.open("lock", os.O_RDWR | os.O_CREAT | warm.NOFOLLOW, 0o600, dir_fd=folder)
     try:
         fcntl.flock(lock, fcntl.LOCK_EX | fcntl.LOCK_NB)
     except OSError:
@@ -68,7 +67,9 @@ def main(pool):
     except FileNotFoundError:
         pass
     os.mkfifo("calls", 0o600, dir_fd=folder)
-    calls = isolated.open_owned("calls", os.O_RDWR | os.O_NONBLOCK, folder, isolated.FIFO)  # never an end of file
+    # What the folder's name stands for (hookmux status reads it: the name may be a hash).
+    warm.write_file("key", "\0".join(isolated.pool_key()).encode("utf-8", "surrogateescape"), folder)
+    calls = warm.open_owned("calls", os.O_RDWR | os.O_NONBLOCK, folder, warm.FIFO)  # never an end of file
 
     stamp = isolated.code_stamp()  # before the rest is loaded: an upgrade now makes it stale
     import dispatch_runner
@@ -82,22 +83,6 @@ def main(pool):
         except ImportError:
             pass
     Manager(folder, calls, lock, stamp, _page_toucher()).run(os.fstat(calls).st_ino, idle)
-
-
-def _private_folder(pool, isolated):
-    """The fd of the pool's folder (made, in its runtime folder, when missing), or None when
-    either is not this user's alone."""
-    runtime_path = os.path.dirname(pool)
-    parent = os.path.dirname(runtime_path)
-    if parent and not os.path.isdir(parent):
-        os.makedirs(parent, 0o700, exist_ok=True)
-    runtime = isolated.open_private(runtime_path, make=True)
-    if runtime is None:
-        return None
-    try:
-        return isolated.open_private(os.path.basename(pool), runtime, make=True)
-    finally:
-        os.close(runtime)
 
 
 def _page_toucher():
@@ -135,6 +120,7 @@ class Manager:
         import time
 
         import dispatch_isolated
+        from _common import warm
 
         # A standby that dies (a check ended it, or its caller at the deadline) wakes us at
         # once, to be replaced.
@@ -142,6 +128,7 @@ class Manager:
         os.set_blocking(self.exited_w, False)
         signal.set_wakeup_fd(self.exited_w)
         signal.signal(signal.SIGCHLD, _ignore)
+        warm.sweep(self.folder, warm.LEFTOVER)  # what callers that died left: their pid is gone
         last_call = swept = time.monotonic()
         while True:
             while len(self.idle) + len(self.busy) < STANDBYS or not self.idle:
@@ -167,9 +154,9 @@ class Manager:
             now = time.monotonic()
             if not current or now - last_call > idle_seconds:
                 break
-            if now - swept > LEFTOVER:
+            if now - swept > warm.LEFTOVER:
                 swept = now
-                self.sweep()
+                warm.sweep(self.folder, warm.LEFTOVER)
         os.close(self.life_w)
         try:
             if os.stat("calls", dir_fd=self.folder, follow_symlinks=False).st_ino == bound:
@@ -198,20 +185,10 @@ class Manager:
         (the standbys' once reaped), for ``hookmux status`` and ``hookmux bench``."""
         if self.reported == (self.served, self.reaped):
             return
-        import dispatch_isolated
+        from _common import warm
 
         line = "%d %d %.1f\n" % (os.getpid(), self.served, sum(os.times()[:4]) * 1000)
-        try:
-            os.unlink("manager.tmp", dir_fd=self.folder)  # a report cut short
-        except FileNotFoundError:
-            pass
-        fd = os.open("manager.tmp", os.O_WRONLY | os.O_CREAT | os.O_EXCL | dispatch_isolated.NOFOLLOW, 0o600,
-                     dir_fd=self.folder)
-        try:
-            os.write(fd, line.encode("ascii"))
-        finally:
-            os.close(fd)
-        os.replace("manager.tmp", "manager", src_dir_fd=self.folder, dst_dir_fd=self.folder)
+        warm.write_file("manager", line.encode("ascii"), self.folder)
         self.reported = (self.served, self.reaped)
 
     def reap(self):
@@ -225,17 +202,6 @@ class Manager:
             self.idle.discard(pid)
             self.busy.discard(pid)
             self.reaped += 1
-
-    def sweep(self):
-        import time
-
-        for name in os.listdir(self.folder):
-            if name.endswith((".call", ".out", ".taken")):
-                try:
-                    if time.time() - os.stat(name, dir_fd=self.folder, follow_symlinks=False).st_mtime > LEFTOVER:
-                        os.unlink(name, dir_fd=self.folder)
-                except OSError:
-                    pass
 
 
 def _ignore(signum, frame):
@@ -256,7 +222,8 @@ class Standby:
         import marshal
         import select
 
-        from dispatch_isolated import FIFO, FrameWriter, open_owned
+        from _common.warm import FIFO, open_owned
+        from dispatch_isolated import FrameWriter
 
         folder = self.folder
         self.copy_pages()

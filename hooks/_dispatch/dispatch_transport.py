@@ -102,9 +102,7 @@ def ledger_observer(started):
         return None
 
     def observe(call, outcomes, failure):
-        event, host = (call.name, call.host) if call is not None else (None, None)
-        duration_ms = (time.monotonic() - started) * 1000
-        ledger.write_dispatch(ledger.from_outcomes(event, host, outcomes, failure, duration_ms))
+        ledger.write_dispatch(ledger.of_call(call, outcomes, failure, started))
 
     return observe
 

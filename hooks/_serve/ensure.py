@@ -8,7 +8,8 @@ Up means: the run record names a live pid and ``GET /<secret>/health`` answers w
 the server (hookmux was reinstalled or upgraded under it), it starts
 ``<this python> -E -m hookmux serve --target <this tree>`` detached and waits up to
 ``START_WAIT`` seconds for it to answer (the session's first hooks follow at once), never
-for its exit. Files: src/hookmux/serve/files.py.
+for its exit. Files: src/hookmux/serve/files.py; the folder, the probe and the squatter check
+are ``hookmux status``'s own (hooks/_common/warm.py).
 
 Another user's process listening on the wired port (a squatter: the server was down and the
 port free) would receive every hook payload of the session and could answer with a
@@ -31,35 +32,17 @@ INSTALL_RECORD = ".hookmux-installed.json"
 START_WAIT = 3.0
 
 
-def _folder():
-    sys.path.append(TREE)
-    from _common.state import _sha256, state_dir
+def _warm():
+    if TREE not in sys.path:
+        sys.path.append(TREE)
+    from _common import warm
 
-    key = _sha256(os.path.realpath(TREE).encode("utf-8", "surrogatepass")).hexdigest()[:16]
-    return os.path.join(state_dir(), "serve", key)
-
-
-def _read(path):
-    try:
-        with open(path, "r", encoding="utf-8") as handle:
-            return handle.read().strip()
-    except (OSError, ValueError):
-        return None
-
-
-def _squatter(port):
-    """The uid of another user's process listening on the port, or None."""
-    from _common.loopback import listener_uids
-
-    if port is None:
-        return None
-    others = sorted(uid for uid in listener_uids(port) if uid != os.getuid())
-    return others[0] if others else None
+    return warm
 
 
 def _port(folder):
     try:
-        return int(_read(os.path.join(folder, "port")) or "")
+        return int(_warm().read_text(os.path.join(folder, "port")) or "")
     except ValueError:
         return None
 
@@ -110,38 +93,6 @@ def _host_process():
     return None
 
 
-def _answers(folder):
-    import json
-
-    try:
-        record = json.loads(_read(os.path.join(folder, "server.json")) or "null")
-        pid, port = record["pid"], int(record["port"])
-        os.kill(pid, 0)
-    except Exception:
-        return None
-    if port != _port(folder) or _squatter(port) is not None:
-        return None  # never send the secret to another user's listener
-    secret = _read(os.path.join(folder, "secret"))
-    if not secret:
-        return None
-    import socket
-
-    try:
-        with socket.create_connection(("127.0.0.1", port), timeout=1.0) as conn:
-            conn.sendall(("GET /%s/health HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n\r\n" % secret).encode())
-            reply = b""
-            while True:
-                chunk = conn.recv(4096)
-                if not chunk:
-                    break
-                reply += chunk
-    except OSError:
-        return None
-    if not reply.startswith(b"HTTP/1.1 200") or (b'"pid": %d' % pid) not in reply:
-        return None
-    return record
-
-
 def _stale(record):
     try:
         return os.stat(os.path.join(TREE, INSTALL_RECORD)).st_mtime > float(record.get("started", 0))
@@ -157,17 +108,15 @@ def _register(folder):
     if not host:
         return
     sessions = os.path.join(folder, "sessions")
-    try:
-        os.mkdir(sessions, 0o700)
-    except FileExistsError:
-        pass
+    _warm().make_private(sessions)
     os.close(os.open(os.path.join(sessions, str(host)), os.O_WRONLY | os.O_CREAT | os.O_NOFOLLOW, 0o600))
 
 
 def main():
-    folder = _folder()
+    warm = _warm()
+    folder = warm.serve_folder(TREE)
     port = _port(folder)
-    squatter = _squatter(port)
+    squatter = warm.squatter(port)
     if squatter is not None:
         _refuse(port, squatter)
         return
@@ -175,7 +124,7 @@ def main():
         _register(folder)
     except OSError:
         pass
-    record = _answers(folder)
+    record = warm.answering(folder)
     if record and not _stale(record):
         return
     import subprocess
@@ -191,11 +140,11 @@ def main():
     deadline = time.monotonic() + START_WAIT
     while time.monotonic() < deadline:
         time.sleep(0.05)
-        squatter = _squatter(port)
+        squatter = warm.squatter(port)
         if squatter is not None:  # bound between our look and the server's bind
             _refuse(port, squatter)
             return
-        if _answers(folder):
+        if warm.answering(folder):
             return
 
 

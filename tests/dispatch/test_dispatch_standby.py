@@ -203,3 +203,56 @@ def test_a_call_no_standby_claims_is_taken_back_and_runs_once(tmp_path):
     assert (tmp_path / "runs.txt").read_text() == "ran\n"
     assert len(message) == 64
     assert sorted(path.name for path in pool.iterdir()) == ["calls"]  # the call file and FIFO are gone
+
+
+SLEEPER = '''
+import time
+def main():
+    time.sleep(3)
+'''
+
+
+def test_the_sweep_removes_the_files_of_a_caller_that_died(tmp_path):
+    """A caller killed mid-call (the host's timeout) leaves its frames file and done FIFO in the
+    pool's folder; the next manager's sweep removes them (its pid is gone)."""
+    env = _private_env(tmp_path, HOOKMUX_WARM_IDLE="1")
+    manifest = _manifest(tmp_path, SLEEPER)
+    warm_pool(env, tmp_path)
+    [folder] = _pool_folders(env)
+    for _ in range(20):
+        caller = subprocess.Popen([PYTHON, "-S", "-E", str(DISPATCH), "--manifest", str(manifest), "PreToolUse"],
+                                  stdin=subprocess.PIPE, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, env=env)
+        caller.stdin.write(PAYLOAD)
+        caller.stdin.close()
+        frames = folder / ("%d-" % caller.pid)
+        claimed = _until(lambda: any(path.name.startswith(frames.name) and path.name.endswith(".frames")
+                                     and path.stat().st_size > 0 for path in folder.iterdir()), 2.0)
+        caller.kill()
+        caller.wait()
+        if claimed:
+            break
+        time.sleep(0.5)
+    else:
+        raise AssertionError("no call was claimed by a standby")
+    left = sorted(path.name for path in folder.iterdir() if path.name.startswith(frames.name))
+    assert any(name.endswith(".frames") for name in left) and any(name.endswith(".done") for name in left), left
+    assert _until(lambda: not (folder / "calls").exists())  # the idle manager left
+    warm_pool(env, tmp_path)  # a new manager: it sweeps as it starts
+    assert _until(lambda: not any(path.name.startswith(frames.name) for path in folder.iterdir())), \
+        sorted(path.name for path in folder.iterdir())
+
+
+def test_status_finds_the_pools_of_trees_whose_path_has_an_at_sign_or_hashes_the_name(tmp_path):
+    from hookmux.installer.warm_pool import pools_of
+
+    env = _private_env(tmp_path)
+    for place in (tmp_path / "at@sign", tmp_path / ("d" * 120) / ("e" * 120)):
+        tree = place / "hooks"
+        for folder in ("_dispatch", "_common"):
+            shutil.copytree(HOOKS / folder, tree / folder, ignore=shutil.ignore_patterns("__pycache__"))
+        warm_pool(env, tmp_path, dispatch=tree / "_dispatch" / "dispatch.py")
+        time.sleep(1.5)  # the manager writes what it served once its standby is reaped
+        [pool] = pools_of(tree, env)
+        assert pool["python"] == PYTHON and pool["served"] >= 1, pool
+    names = [folder.name for folder in _pool_folders(env)]
+    assert any("@" in name for name in names) and any("@" not in name for name in names), names

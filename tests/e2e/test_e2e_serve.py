@@ -97,3 +97,62 @@ def test_session_start_starts_the_server(claude_cli, sandbox):
                    for e in errors), errors
     finally:
         _serve(sandbox, "--stop")
+
+
+def _resetting_listener(port: int, how: list):
+    """A listener on the wired port that reads each request and then resets the connection
+    (``how[0] == "reset"``: SO_LINGER 0, an RST) or closes it without a reply (``"close"``): what
+    Claude Code sees when a server process dies mid-request with nobody left to answer."""
+    import socket
+    import struct
+    import threading
+
+    listener = socket.create_server(("127.0.0.1", port))
+    seen = []
+
+    def loop():
+        while True:
+            try:
+                conn, _ = listener.accept()
+            except OSError:
+                return
+            conn.settimeout(5)
+            try:
+                seen.append(conn.recv(65536))
+            except OSError:
+                pass
+            if how[0] == "reset":
+                conn.setsockopt(socket.SOL_SOCKET, socket.SO_LINGER, struct.pack("ii", 1, 0))
+            conn.close()
+
+    threading.Thread(target=loop, daemon=True).start()
+    return listener, seen
+
+
+def test_a_connection_reset_or_closed_mid_request_fails_open(claude_cli, sandbox):
+    """Measured for issue 28 (before any change to serve's connection handling): when the HTTP
+    hook's connection is reset, or closed with no reply, Claude Code runs the tool call and the
+    model sees no hook text; at most a non-blocking hook error is noted in the transcript."""
+    _install_serve(sandbox)
+    settings = json.loads(sandbox.user_settings.read_text())
+    del settings["hooks"]["SessionStart"]  # no real server: our listener holds the port
+    sandbox.user_settings.write_text(json.dumps(settings))
+    port = int(next((sandbox.home / ".local" / "state" / "hookmux" / "serve").glob("*/port")).read_text())
+    how = ["reset"]
+    listener, seen = _resetting_listener(port, how)
+    try:
+        for mode in ("reset", "close"):
+            how[0] = mode
+            del seen[:]
+            run = sandbox.claude(claude_cli, [ToolUse("Bash", {"command": "echo ran-" + mode})], "--allowedTools", "Bash")
+            assert run.proc.returncode == 0, run.proc.stderr
+            assert any(b"/PreToolUse" in request for request in seen), (mode, seen)  # the hook did reach us
+            after = run.after(0)
+            assert "ran-" + mode in (after.result or ""), (mode, after)
+            assert "hook additional context" not in json.dumps(run.requests[-1]), mode
+            errors = run.claude_hook_errors()
+            assert {e["type"] for e in errors} <= {"hook_non_blocking_error"}, (mode, errors)
+            print(mode, [e.get("stderr", "")[:120] for e in errors])
+    finally:
+        listener.shutdown(2)
+        listener.close()

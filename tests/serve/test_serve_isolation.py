@@ -55,6 +55,51 @@ def test_hanging_and_exiting_checks_affect_only_their_request(server):
     assert server.proc.poll() is None
 
 
+def test_a_worker_that_dies_mid_request_still_answers_with_the_finished_checks_advice(server):
+    """As a standby of the warm pool does: the checks that finished before a neighbour ended the
+    worker (os._exit, SIGKILL, or the server's kill of a check that took the alarm away) keep
+    their advice; only the dying check's is lost."""
+    stubborn = ("import signal\ndef main():\n    signal.signal(signal.SIGALRM, signal.SIG_IGN)\n"
+                "    sum(range(10**12))\n")
+    enders = {"Exit": "import os\ndef main():\n    os._exit(3)\n",
+              "Kill": "import os, signal\ndef main():\n    os.kill(os.getpid(), signal.SIGKILL)\n",
+              "Stubborn": stubborn}
+    rows = [{"name": "first", "script": _check(server, "first.py", EMIT % "first advice"), "timeout": 5},
+            {"name": "quiet", "script": _check(server, "quiet.py", "def main():\n    pass\n"), "timeout": 5},
+            {"name": "second", "script": _check(server, "second.py", EMIT % "second advice"), "timeout": 5}]
+    for tool, body in enders.items():
+        ender = {"name": "end", "script": _check(server, tool.lower() + ".py", body), "timeout": 1}
+        _write_manifest(server, [dict(row, matcher="^%s$" % tool) for row in rows + [ender]])
+        status, reply = server.post("PreToolUse", _tool(tool))
+        assert status == 200, tool
+        assert json.loads(reply)["hookSpecificOutput"]["additionalContext"] == "first advice\n\nsecond advice", tool
+    assert server.proc.poll() is None
+
+
+def test_the_circuit_breaker_skips_a_row_that_hung_three_requests_in_a_row(server):
+    """As for the command hook (hooks/_common/breaker.py): the dispatcher's per-call rule, now in
+    serve's workers too, whether the row timed out in the main thread (the watcher answers late)
+    or in a thread of its own."""
+    hang = {"name": "hang", "script": _check(server, "hang.py", "import time\ndef main():\n    time.sleep(600)\n"),
+            "timeout": 1, "matcher": "^Hang$"}
+    say = {"name": "say", "script": _check(server, "say.py", EMIT % "still here"), "timeout": 5, "matcher": "^Hang$"}
+    _write_manifest(server, [hang, say])
+    for _ in range(3):
+        started = time.monotonic()
+        status, body = server.post("PreToolUse", _tool("Hang"))
+        assert status == 200 and json.loads(body)["hookSpecificOutput"]["additionalContext"] == "still here"
+        assert time.monotonic() - started >= 1.0  # it ran, and cost its timeout
+    table = server.state / "breaker"
+    deadline = time.monotonic() + 10  # a worker that answered late counts it just after its reply
+    while not any("\thang\t3\t" in path.read_text() for path in table.glob("*.tsv")):
+        assert time.monotonic() < deadline, [path.read_text() for path in table.glob("*.tsv")]
+        time.sleep(0.05)
+    started = time.monotonic()
+    status, body = server.post("PreToolUse", _tool("Hang"))
+    assert status == 200 and json.loads(body)["hookSpecificOutput"]["additionalContext"] == "still here"
+    assert time.monotonic() - started < 1.0  # skipped: the breaker is open
+
+
 def test_manifest_and_check_changes_apply_without_a_restart(server):
     script = _check(server, "say.py", EMIT % "first")
     _write_manifest(server, [{"name": "say", "script": script, "timeout": 5, "matcher": "^Say$"}])

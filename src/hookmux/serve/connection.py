@@ -31,6 +31,12 @@ REASONS = {200: "OK", 400: "Bad Request", 404: "Not Found", 405: "Method Not All
            505: "HTTP Version Not Supported"}
 
 
+def head(status, length, close):
+    """The status line and headers of a reply with a body of ``length`` bytes."""
+    return ("HTTP/1.1 %d %s\r\nServer: hookmux\r\nContent-Type: application/json\r\nContent-Length: %d\r\n%s\r\n" % (
+        status, REASONS.get(status, ""), length, "Connection: close\r\n" if close else "")).encode("ascii")
+
+
 class Request:
     __slots__ = ("kind", "event", "body", "keep")
 
@@ -109,9 +115,7 @@ class Connection:
         return Request("post", event, body, keep)
 
     def reply(self, status, body=b"", close=False):
-        head = "HTTP/1.1 %d %s\r\nServer: hookmux\r\nContent-Type: application/json\r\nContent-Length: %d\r\n%s\r\n" % (
-            status, REASONS.get(status, ""), len(body), "Connection: close\r\n" if close else "")
-        self.sock.sendall(head.encode("ascii") + body)
+        self.sock.sendall(head(status, len(body), close) + body)
 
     def end(self):
         """Close this side for good: the server holds a copy of the socket, so a close alone would not."""

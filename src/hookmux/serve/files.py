@@ -6,12 +6,13 @@
 
 ``key`` is a digest of the hooks folder's real path: one server per user (the state dir) and
 install (the hooks folder). The wired URL carries the secret and the port, so both outlive
-the server: a restart binds the same port and accepts the same secret.
+the server: a restart binds the same port and accepts the same secret. Where the folder is,
+how its files are written and who is alive: hooks/_common/warm.py, which the SessionStart hook
+(hooks/_serve/ensure.py) uses too.
 
 """
 from __future__ import annotations
 
-import hashlib
 import json
 import os
 import re
@@ -44,36 +45,21 @@ def exposed(path) -> str | None:
     return None
 
 
-def state_dir():
-    """The one ``state_dir()`` (hooks/_common/state.py), loaded from the package's hooks tree."""
+def warm_module():
     from hookmux import resources
 
-    return resources.runtime("state").state_dir()
+    return resources.runtime("warm")
 
 
 def folder(hooks):
-    key = hashlib.sha256(os.path.realpath(str(hooks)).encode("utf-8", "surrogatepass")).hexdigest()[:16]
-    return os.path.join(state_dir(), "serve", key)
-
-
-def _private_dir(path):
-    os.makedirs(path, mode=0o700, exist_ok=True)
-    os.chmod(path, 0o700)
+    return warm_module().serve_folder(hooks)
 
 
 def _create_private(path, text):
     """Write ``text`` to a new file readable by the user only; keep an existing one (first writer wins)."""
-    _private_dir(os.path.dirname(path))
-    temp = "%s.%d.%s.tmp" % (path, os.getpid(), secrets.token_hex(4))
-    fd = os.open(temp, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
-    with os.fdopen(fd, "w") as handle:
-        handle.write(text)
-    try:
-        os.link(temp, path)  # fails when it exists: a racing writer keeps theirs
-    except FileExistsError:
-        pass
-    finally:
-        os.unlink(temp)
+    warm = warm_module()
+    warm.make_private(os.path.dirname(path))
+    warm.write_file(path, text.encode("utf-8"), keep=True)
 
 
 def secret(hooks, create=True):
@@ -85,11 +71,9 @@ def secret(hooks, create=True):
         st = os.stat(path)
         if st.st_mode & 0o077 or st.st_uid != os.getuid():
             os.chmod(path, 0o600)
-        with open(path, "r", encoding="ascii") as handle:
-            value = handle.read().strip()
-    except (OSError, ValueError):
+    except OSError:
         return None
-    return value or None
+    return warm_module().read_text(path) or None
 
 
 def free_port():
@@ -113,26 +97,20 @@ def move_if_held(hooks):
     value = _read_port(path)
     if value is None or not _held_by_another_user(value):
         return False
-    temp = "%s.%d.%s.tmp" % (path, os.getpid(), secrets.token_hex(4))
-    with open(os.open(temp, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600), "w", encoding="ascii") as handle:
-        handle.write("%d\n" % free_port())
-    os.replace(temp, path)
+    warm_module().write_file(path, b"%d\n" % free_port())
     return True
 
 
 def _read_port(path):
     try:
-        with open(path, "r", encoding="ascii") as handle:
-            value = int(handle.read().strip())
-    except (OSError, ValueError):
+        value = int(warm_module().read_text(path) or "")
+    except ValueError:
         return None
     return value if 0 < value < 65536 else None
 
 
 def _held_by_another_user(port):
-    from hookmux import resources
-
-    return any(uid != os.getuid() for uid in resources.runtime("loopback").listener_uids(port))
+    return warm_module().squatter(port) is not None
 
 
 def record_path(hooks):
@@ -150,11 +128,9 @@ def read_record(hooks):
 
 def write_record(hooks, data):
     path = record_path(hooks)
-    _private_dir(os.path.dirname(path))
-    temp = "%s.%d.tmp" % (path, os.getpid())
-    with open(os.open(temp, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600), "w", encoding="utf-8") as handle:
-        json.dump(data, handle)
-    os.replace(temp, path)
+    warm = warm_module()
+    warm.make_private(os.path.dirname(path))
+    warm.write_file(path, json.dumps(data).encode("utf-8"))
 
 
 def remove_record(hooks, pid):
@@ -168,37 +144,30 @@ def remove_record(hooks, pid):
 
 
 def pid_alive(pid):
-    try:
-        os.kill(int(pid), 0)
-    except (OSError, ValueError, TypeError):
-        return False
-    return True
+    return warm_module().alive(pid)
 
 
 def remember_target(hooks):
     """Note which hooks folder this serve folder is for (the installer maps wired URLs back)."""
     path = os.path.join(folder(hooks), "target")
-    _private_dir(os.path.dirname(path))
-    with open(os.open(path, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600), "w", encoding="utf-8") as handle:
-        handle.write(os.path.realpath(str(hooks)))
+    warm = warm_module()
+    warm.make_private(os.path.dirname(path))
+    warm.write_file(path, os.path.realpath(str(hooks)).encode("utf-8", "surrogateescape"))
 
 
 def target_of(secret_hex):
     """The hooks folder whose secret is ``secret_hex``, or None."""
     import hmac
 
-    root = os.path.join(state_dir(), "serve")
+    warm = warm_module()
+    root = warm.serve_root()
     try:
         names = sorted(os.listdir(root))
     except OSError:
         return None
     for name in names:
-        try:
-            with open(os.path.join(root, name, "secret"), "r", encoding="ascii") as handle:
-                if not hmac.compare_digest(handle.read().strip(), secret_hex):
-                    continue
-            with open(os.path.join(root, name, "target"), "r", encoding="utf-8") as handle:
-                return handle.read().strip() or None
-        except (OSError, ValueError):
-            continue
+        kept = warm.read_text(os.path.join(root, name, "secret"))
+        if kept is not None and hmac.compare_digest(kept.encode("utf-8", "surrogateescape"),
+                                                    secret_hex.encode("utf-8", "surrogateescape")):
+            return warm.read_text(os.path.join(root, name, "target")) or None
     return None

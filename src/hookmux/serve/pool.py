@@ -11,7 +11,8 @@ tells the server over its channel (a socketpair) only when it lets the connectio
 connection waits for a worker). The server keeps its own copy of every connection, so a
 worker that dies (``os._exit``, a signal, the kernel's alarm at its deadline) loses nothing
 but the request it was running: the shared page (shared.py) says whether one was under
-way, and its client then gets an empty reply (fail open).
+way, and its client then gets the reply the worker kept there from the checks that finished
+(their advice; empty when none advised: fail open).
 """
 import mmap
 import os
@@ -21,13 +22,11 @@ import sys
 import tempfile
 import time
 
-from hookmux.serve import shared
+from hookmux.serve import files, shared
 
 WORKER = os.path.join(os.path.dirname(os.path.abspath(__file__)), "worker.py")
 SPARE = 2  # free workers kept warm
 IDLE_TRIM_SECONDS = 120.0  # a free worker above SPARE unused this long is stopped
-KILL_GRACE = 1.0  # seconds past a worker's own deadline before the server kills it
-EMPTY_REPLY = b"HTTP/1.1 200 OK\r\nServer: hookmux\r\nContent-Type: application/json\r\nContent-Length: 0\r\nConnection: close\r\n\r\n"
 
 
 class Worker:
@@ -68,6 +67,10 @@ class Worker:
 
     def state(self):
         return shared.read(self.page)
+
+    def kept(self):
+        """The reply it kept from its request's finished checks (shared.keep), b"" when none."""
+        return shared.kept(self.page)
 
     def kill(self):
         try:
@@ -123,11 +126,12 @@ class Pool:
             self.all.remove(worker)
 
     def overdue(self, now):
-        """Workers past their own deadline by KILL_GRACE (a check that took the alarm away)."""
+        """Workers past their own deadline by ``warm.KILL_GRACE`` (a check that took the alarm away)."""
+        grace = files.warm_module().KILL_GRACE
         late = []
         for worker in self.all:
             state, deadline, _ = worker.state()
-            if state != shared.IDLE and now > deadline + KILL_GRACE:
+            if state != shared.IDLE and now > deadline + grace:
                 late.append(worker)
         return late
 

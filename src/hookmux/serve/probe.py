@@ -1,41 +1,19 @@
 """Is this install's ``hookmux serve`` up? Asked by ``hookmux serve --check``/``--ensure`` and
-by ``hookmux status``."""
+by ``hookmux status``: the one probe the SessionStart hook uses too (hooks/_common/warm.py)."""
 from __future__ import annotations
-
-import json
-import os
-import urllib.request
 
 from hookmux.serve import files
 
 
 def squatter(port) -> int | None:
     """The uid of another user's process listening on ``port`` (hooks/_common/loopback.py), or None."""
-    from hookmux import resources
-
-    try:
-        others = sorted(uid for uid in resources.runtime("loopback").listener_uids(int(port)) if uid != os.getuid())
-    except (TypeError, ValueError):
-        return None
-    return others[0] if others else None
+    return files.warm_module().squatter(port)
 
 
 def probe(hooks: str, timeout: float = 1.0) -> dict | None:
-    """The running server's record when its process lives and it answers the health check."""
-    record = files.read_record(hooks)
-    secret = files.secret(hooks, create=False)
-    if not record or not secret or not files.pid_alive(record.get("pid")):
-        return None
-    if squatter(record.get("port")) is not None:
-        return None  # never send the secret to another user's listener
-    url = "http://127.0.0.1:%d/%s/health" % (record.get("port", 0), secret)
-    try:
-        with urllib.request.build_opener(urllib.request.ProxyHandler({})).open(url, timeout=timeout) as reply:
-            if json.loads(reply.read()).get("pid") != record.get("pid"):
-                return None
-    except Exception:
-        return None
-    return record
+    """The running server's record when its process lives, it listens on the install's port and
+    it answers the health check (``warm.answering``)."""
+    return files.warm_module().answering(files.folder(hooks), timeout)
 
 
 def warnings(hooks: str, settings) -> list[str]:

@@ -9,8 +9,8 @@ so a request costs one process wake-up. This process only
 - accepts (at most MAX_CONNECTIONS open) and hands each connection to a free worker, or
   keeps it until one is free (asking workers holding idle connections to hand theirs back);
 - watches the connections no worker holds, and hands one over when a request starts;
-- supervises: a worker that dies leaves its connection here (its client gets an empty reply
-  when a request was under way), one past its deadline is killed, spares are kept warm;
+- supervises: a worker that dies leaves its connection here (when a request was under way,
+  its client gets the advice of the checks that finished, kept in the shared page: shared.py), one past its deadline is killed, spares are kept warm;
 - exits after ``idle_seconds`` without a request, unless a Claude Code session it serves still
   runs (``sessions/<pid>``, noted by the SessionStart hook: its port must not be left to
   another user mid-session), or on SIGTERM.
@@ -29,8 +29,8 @@ import signal
 import socket
 import time
 
-from hookmux.serve import pool, shared
-from hookmux.serve.connection import KEEP_ALIVE_SECONDS
+from hookmux.serve import files, pool, shared
+from hookmux.serve.connection import KEEP_ALIVE_SECONDS, head
 
 IDLE_MINUTES = 60.0
 MAX_WORKERS = max(4, 4 * (os.cpu_count() or 1))
@@ -58,8 +58,6 @@ class Server:
                               "(hookmux install without --serve)")
         self.uid = os.getuid()
         self.refused = 0  # connections of other users closed unread
-        from hookmux.serve import files
-
         self.sessions = os.path.join(files.folder(hooks), "sessions")
         self.idle_seconds = idle_seconds
         self.listener = socket.create_server(("127.0.0.1", port), backlog=256)
@@ -190,8 +188,10 @@ class Server:
                 self._hand(worker, connection)
 
     def _reap(self, worker):
-        """A worker ended: its connection stays here; a request it was running gets an empty reply."""
+        """A worker ended: its connection stays here; a request it was running gets the reply the
+        worker kept from the checks that finished (their advice, or empty)."""
         state = worker.state()[0]
+        kept = worker.kept() if state == shared.BUSY else b""
         self.selector.unregister(worker.channel)
         self.pool.remove(worker)
         connection = worker.connection
@@ -201,8 +201,9 @@ class Server:
                 self._park(connection)
             else:
                 if state == shared.BUSY:
-                    try:
-                        connection.send(pool.EMPTY_REPLY)
+                    try:  # what the socket's buffer takes at once: a client that does not read stalls nobody
+                        connection.setblocking(False)
+                        connection.send(head(200, len(kept), True) + kept)
                     except OSError:
                         pass
                 try:
@@ -247,24 +248,11 @@ class Server:
 
     def _sessions_alive(self):
         """Whether a Claude Code session the SessionStart hook noted (``<serve folder>/sessions/<pid>``)
-        still runs; the files of those that ended are removed."""
+        still runs; the files of those that ended are swept (``warm.sweep``)."""
         try:
-            names = os.listdir(self.sessions)
+            return files.warm_module().sweep(self.sessions) > 0
         except OSError:
             return False
-        alive = False
-        for name in names:
-            try:
-                os.kill(int(name), 0)
-                alive = True
-                continue
-            except (ValueError, OSError):  # gone, or a reused pid of someone else's
-                pass
-            try:
-                os.unlink(os.path.join(self.sessions, name))
-            except OSError:
-                pass
-        return alive
 
     def _trim(self, now):
         before = list(self.pool.all)

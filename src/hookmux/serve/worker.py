@@ -14,7 +14,7 @@ with these differences, which make a warm request cost microseconds:
 
 - a check stays imported between requests, keyed by the files it depends on (the script, the
   ``.py`` files of its folder and of ``_common``, and every module its import loaded), each
-  compared by ``(mtime_ns, size, inode)`` when a request selects it: a changed file is imported
+  compared by its stamp (``warm.stamp_of``: inode, ctime, size) when a request selects it: a changed file is imported
   afresh for that very request. The whole tree is rescanned at most once a second after a
   reply, which catches files a check loads by path while it runs;
 - the checks run one after another in the main thread, not in a new thread each; when one
@@ -25,7 +25,8 @@ with these differences, which make a warm request cost microseconds:
   that finished and ends the worker;
 - the kernel's alarm (SIGALRM, default action) ends the worker a margin after the deadline
   whatever holds the interpreter (a GIL-holding regex); the server kills it a second later
-  still (a check that took the alarm away). Either way the server answers its client empty;
+  still (a check that took the alarm away). Either way the server answers its client with
+  the advice of the checks that finished (kept in the shared page: shared.py), or empty;
 - the checks run in the payload's ``cwd`` (``/`` when it has none or it is gone).
 
 A worker retires (exits after the reply; the server keeps the connection) when a check ran
@@ -46,7 +47,6 @@ import time
 RESCAN_SECONDS = 1.0
 RESCUE_SECONDS = 0.05
 COLLECT_EVERY = 1000
-ALARM_GRACE = 0.5  # seconds past the deadline (+ the dispatcher's margin) the kernel's alarm waits
 SELECTING_SECONDS = 5.0  # the deadline the server sees before the checks' own is known
 THREAD_END_SECONDS = 0.2  # what the import thread may take to end once its work is done (a loaded machine)
 
@@ -68,13 +68,14 @@ def main(argv):
     if hooks_root not in sys.path:
         sys.path.append(hooks_root)
     import dispatch_core
-    import dispatch_isolated
     import dispatch_runner
     from _common import ledger
     from _common import manifest as manifest_module
+    from _common import warm
 
     dispatch_runner.prepare().installed().__enter__()  # for the worker's life
-    engine = Engine(dispatch_core, dispatch_runner, ledger, manifest_module, dispatch_isolated.MARGIN)
+    _WARM.append(warm)
+    engine = Engine(dispatch_core, dispatch_runner, ledger, manifest_module, warm)
     worker = Worker(engine, hooks_root, channel, page, shared, connection, secret)
     while True:
         data, fds, _, _ = socket.recv_fds(channel, 1, 1)
@@ -90,12 +91,13 @@ def main(argv):
 class Engine:
     """The installed tree's dispatcher modules, as the worker uses them."""
 
-    def __init__(self, core, runner, ledger, manifest, margin):
+    def __init__(self, core, runner, ledger, manifest, warm):
         self.core = core
         self.runner = runner
         self.ledger = ledger
         self.manifest = manifest
-        self.margin = margin
+        self.warm = warm  # deadlines and grace, file stamps
+        self.margin = warm.MARGIN + warm.ALARM_GRACE  # past the deadline, the kernel's alarm
 
 
 class Worker:
@@ -169,18 +171,17 @@ class Worker:
     def answer(self, conn, request):
         now = time.monotonic()
         self._mark(self.shared.BUSY, now + SELECTING_SECONDS, now)
+        self.shared.keep(self.page, b"")
         later = []
         text = request.body.decode("utf-8", "replace")
 
         def observe(call, outcomes, failure):
-            event, host = (call.name, call.host) if call is not None else (None, None)
-            duration_ms = (time.monotonic() - now) * 1000
-            later.append(self.engine.ledger.from_outcomes(event, host, outcomes, failure, duration_ms))
+            later.append(self.engine.ledger.of_call(call, outcomes, failure, now))
 
         self.current = _Current(conn, request, text, now)
         manifest, hooks_root = self._manifest()
         output = self.engine.core.run(request.event, text, manifest=manifest, hooks_root=hooks_root, runner=self,
-                                      observe=observe)
+                                      observe=observe, breaker=True)
         with self.lock:
             current, self.current = self.current, None
             answered = current is None or current.answered
@@ -209,10 +210,10 @@ class Worker:
 
     def _manifest(self):
         """The manifest as ``run()`` takes it: loaded, with its hooks root, read again when the
-        file's (mtime, size, inode) changes; else its path, and ``run()`` says what is wrong."""
+        file's stamp changes; else its path, and ``run()`` says what is wrong."""
         try:
             info = os.stat(self.manifest_path)
-            stamp = (info.st_mtime_ns, info.st_size, info.st_ino)
+            stamp = self.engine.warm.stamp_of(info)
         except OSError:
             return self.manifest_path, None
         known = self.manifest_cache
@@ -229,15 +230,16 @@ class Worker:
     def run(self, jobs, stdin_text, hooks_root):
         """Run the selected checks (dispatch_runner's Runner interface), the rescuer watching."""
         self._chdir(_cwd_of(stdin_text))
+        self.current.hooks_root = hooks_root
         if self.threads is None:
             self.threads = _thread._count()  # the rescuer's and the main thread
         checks = [self.engine.runner.Check(job, hooks_root) for job in jobs]
         start = time.monotonic()
         budget = max(check.timeout for check in checks)
         budget_end = start + budget
-        self._mark(self.shared.BUSY, budget_end + self.engine.margin + ALARM_GRACE, start)
+        self._mark(self.shared.BUSY, budget_end + self.engine.margin, start)
         signal.signal(signal.SIGALRM, signal.SIG_DFL)
-        signal.setitimer(signal.ITIMER_REAL, budget + self.engine.margin + ALARM_GRACE)
+        signal.setitimer(signal.ITIMER_REAL, budget + self.engine.margin)
         try:
             retire, imported, slots = self._run_checks(jobs, checks, stdin_text, budget_end)
         finally:
@@ -264,13 +266,44 @@ class Worker:
                     break
                 check = self.queue.pop(0)
                 self.running_since = time.monotonic()
-            _run_check(check, stdin_text)
+            self._run_one(check, stdin_text)
         for check, slot in self.rescued:
             if not slot.wait(min(start + check.timeout, budget_end)):
                 retire = True  # its thread still runs the check
         with self.lock:
             _collect(loaded, start, budget_end)
         return retire, imported, slots
+
+    def _run_one(self, check, stdin_text):
+        try:
+            check.call(stdin_text)
+        except BaseException:
+            pass
+        _not_a_fork()
+        self._keep_advice(check)
+
+    def _keep_advice(self, check):
+        """When a check that finished in time advised, keep the reply of every such check so far
+        in the shared page: the server sends it should this worker die before it replies."""
+        output = check.stdout.getvalue()
+        if not output or not check.job.row.emits or check.finished - check.started > check.timeout:
+            return
+        core = self.engine.core
+        try:
+            with self.lock:
+                current = self.current
+                if current is None or current.answered or current.jobs is None:
+                    return
+                contexts = core.contexts_from(output)
+                if not contexts:
+                    return
+                current.advice[id(check.job)] = contexts
+                if current.call is None:
+                    current.call = core._event.parse(current.text, current.request.event, None)
+                advice = [_Advice(current.advice[id(job)]) for job in current.jobs if id(job) in current.advice]
+                self.shared.keep(self.page, core.render(current.call, advice).encode("utf-8", "surrogatepass"))
+        except Exception:
+            pass
 
     def _threads_left(self, new_slots, imported):
         """Whether a check left a thread running (at import or in main()): then this worker is
@@ -305,7 +338,7 @@ class Worker:
                 while len(self.slots) < len(taken):
                     self.slots.append(_Slot())
                 for check, slot in zip(taken, self.slots):
-                    slot.submit(check, current.text)
+                    slot.submit(self._run_one, check, current.text)
                     self.rescued.append((check, slot))
             pending = [check.timeout for check in current.checks if check.finished is None]
             if not pending or now < current.start + max(pending) or current.answered:
@@ -327,12 +360,16 @@ class Worker:
             call, failure = None, "dispatcher-error"
         later = []
         try:
-            event, host = (call.name, call.host) if call is not None else (None, None)
-            later.append(self.engine.ledger.from_outcomes(event, host, current.jobs, failure,
-                                                          (time.monotonic() - current.received) * 1000))
+            later.append(self.engine.ledger.of_call(call, current.jobs, failure, current.received))
         except Exception:
             pass
         self._reply(current.conn, output, current.request, later)
+        try:  # the circuit breaker counts the checks that ran out of time, as dispatch() would have
+            held = core._breaker(current.hooks_root)
+            if held is not None:
+                held.record(current.jobs)
+        except BaseException:
+            pass
         os._exit(0)
 
     def _chdir(self, cwd):
@@ -429,12 +466,15 @@ class Worker:
 class _Current:
     """The request whose checks run now."""
 
-    __slots__ = ("conn", "request", "text", "received", "jobs", "checks", "start", "answered")
+    __slots__ = ("conn", "request", "text", "received", "jobs", "checks", "start", "answered", "advice", "call",
+                 "hooks_root")
 
     def __init__(self, conn, request, text, received):
         self.conn, self.request, self.text, self.received = conn, request, text, received
-        self.jobs = self.checks = self.start = None
+        self.jobs = self.checks = self.start = self.hooks_root = None
         self.answered = False
+        self.advice = {}  # id(job) -> the contexts of a finished check that advised
+        self.call = None  # the parsed payload, once a check advised
 
 
 def _collect(checks, start, budget_end):
@@ -444,12 +484,13 @@ def _collect(checks, start, budget_end):
             check.record(start, budget_end)
 
 
-def _run_check(check, stdin_text):
-    try:
-        check.call(stdin_text)
-    except BaseException:
-        pass
-    _not_a_fork()
+class _Advice:
+    """A finished check's contexts as ``dispatch_core.render`` reads an outcome."""
+
+    __slots__ = ("contexts", "used")
+
+    def __init__(self, contexts):
+        self.contexts, self.used = contexts, True
 
 
 def _not_a_fork():
@@ -460,6 +501,7 @@ def _not_a_fork():
 
 
 _PID = os.getpid()
+_WARM = []  # the tree's _common.warm, once main() loaded it (a check's import evicts _common)
 
 
 class _Slot:
@@ -473,8 +515,8 @@ class _Slot:
         self.task = None
         _thread.start_new_thread(self._loop, ())
 
-    def submit(self, check, stdin_text):
-        self.task = (check, stdin_text)
+    def submit(self, function, *args):
+        self.task = (function, args)
         self.go.release()
 
     def wait(self, deadline):
@@ -483,9 +525,9 @@ class _Slot:
     def _loop(self):
         while True:
             self.go.acquire()
-            check, stdin_text = self.task
+            function, args = self.task
             self.task = None
-            _then_release(check.call, self.done, stdin_text)
+            _then_release(function, self.done, *args)
 
 
 def _then_release(function, lock, *args):
@@ -501,12 +543,7 @@ def _then_release(function, lock, *args):
 def _stamp(path, memo):
     stamp = memo.get(path)
     if stamp is None:
-        try:
-            info = os.stat(path)
-            stamp = (info.st_mtime_ns, info.st_size, info.st_ino)
-        except OSError:
-            stamp = ()
-        memo[path] = stamp
+        stamp = memo[path] = _WARM[0].file_stamp(path)
     return stamp
 
 
@@ -526,7 +563,7 @@ def _scan(root):
                             folders.append(entry.path)
                     elif entry.name.endswith(".py"):
                         info = entry.stat()
-                        found[entry.path] = (info.st_mtime_ns, info.st_size, info.st_ino)
+                        found[entry.path] = _WARM[0].stamp_of(info)
                 except OSError:
                     pass
     return found
