@@ -242,7 +242,8 @@ def test_the_sweep_removes_the_files_of_a_caller_that_died(tmp_path):
         sorted(path.name for path in folder.iterdir())
 
 
-def test_status_finds_the_pools_of_trees_whose_path_has_an_at_sign_or_hashes_the_name(tmp_path):
+def test_status_and_doctor_find_the_pools_of_trees_whose_path_has_an_at_sign_or_hashes_the_name(tmp_path):
+    from hookmux.doctor.processes import pools
     from hookmux.installer.warm_pool import pools_of
 
     env = _private_env(tmp_path)
@@ -254,5 +255,7 @@ def test_status_finds_the_pools_of_trees_whose_path_has_an_at_sign_or_hashes_the
         time.sleep(1.5)  # the manager writes what it served once its standby is reaped
         [pool] = pools_of(tree, env)
         assert pool["python"] == PYTHON and pool["served"] >= 1, pool
+        [checked] = pools(str(tree), env)  # hookmux doctor reads the same key
+        assert checked["python"] == PYTHON and checked["answers"], checked
     names = [folder.name for folder in _pool_folders(env)]
     assert any("@" in name for name in names) and any("@" not in name for name in names), names

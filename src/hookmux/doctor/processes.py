@@ -6,6 +6,7 @@ import os
 import subprocess
 from pathlib import Path
 
+from hookmux.installer import warm_pool
 from hookmux.installer.warm_pool import runtime_dir
 
 FLOOR = (3, 9)
@@ -42,10 +43,9 @@ def pools(target: str, environ=os.environ) -> list[dict]:
     except OSError:
         return found
     for folder in folders:
-        parts = folder.name.replace("%2F", "/").replace("%25", "%").split("@")
-        if len(parts) != 3 or os.path.realpath(parts[1]) != os.path.realpath(dispatch_dir):
-            continue
-        found.append(pool_state(folder, parts[0]))
+        key = warm_pool.pool_key(folder)
+        if key is not None and warm_pool.same_folder(key[1], dispatch_dir):
+            found.append(pool_state(folder, key[0]))
     return found
 
 

@@ -43,13 +43,26 @@ def pools_of(target: Path, environ=os.environ) -> list[dict]:
     except OSError:
         return found
     for folder in folders:
+        key = pool_key(folder)
+        if key is None or not same_folder(key[1], dispatch_dir):
+            continue
         try:
-            parts = (folder / "key").read_bytes().decode("utf-8", "surrogateescape").split("\0")
-            if len(parts) != 3 or os.path.realpath(parts[1]) != os.path.realpath(dispatch_dir):
-                continue
             pid, served, cpu_ms = (folder / "manager").read_text().split()
         except (OSError, ValueError):
             continue
         if alive(pid):
-            found.append({"python": parts[0], "pid": int(pid), "served": int(served), "cpu_ms": float(cpu_ms)})
+            found.append({"python": key[0], "pid": int(pid), "served": int(served), "cpu_ms": float(cpu_ms)})
     return found
+
+
+def pool_key(folder: Path) -> tuple[str, str, str] | None:
+    """(interpreter, dispatcher folder, flags) of a pool's folder, from its ``key`` file."""
+    try:
+        parts = (folder / "key").read_bytes().decode("utf-8", "surrogateescape").split("\0")
+    except OSError:
+        return None
+    return tuple(parts) if len(parts) == 3 else None
+
+
+def same_folder(a: str, b: str) -> bool:
+    return os.path.realpath(a) == os.path.realpath(b)
