@@ -30,6 +30,13 @@ def read(page):
     return LAYOUT.unpack_from(page, 0)
 
 
+def touch(page):
+    """Fault the whole page in once, when the worker starts: the room for a kept reply is then
+    part of the worker's memory from its first request, not a growth spread over its life as
+    longer replies reach further into it (tests/serve/test_serve_memory.py measures growth)."""
+    page[HEADER:SIZE] = bytes(KEPT_MAX)
+
+
 def keep(page, reply):
     """Keep ``reply`` (bytes; b"" forgets it) as the answer should the worker die now. The
     length is zero while the bytes change, so a worker that dies halfway leaves none."""

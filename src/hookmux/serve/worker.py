@@ -61,6 +61,7 @@ def main(argv):
 
     page = mmap.mmap(page_fd, shared.SIZE)
     os.close(page_fd)
+    shared.touch(page)
     channel = socket.socket(fileno=channel_fd)
     secret = _read_exactly(channel, int.from_bytes(_read_exactly(channel, 2), "big"))
     # As dispatch.py sees it: its own folder first, the hooks tree after.
