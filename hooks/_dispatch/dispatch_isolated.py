@@ -72,7 +72,7 @@ READY_WAIT = 0.01
 # The modules a standby runs a call with (its first check gets the _common ones as they were
 # loaded): a pool started from other versions of them is stale.
 MODULES = ("dispatch_core.py", "dispatch_runner.py", "dispatch_isolated.py", "dispatch_transport.py",
-           "dispatch_standby.py", "../_common/__init__.py", "../_common/event.py", "../_common/hosts.py",
+           "dispatch_arbiter.py", "dispatch_worker.py", "../_common/__init__.py", "../_common/event.py", "../_common/hosts.py",
            "../_common/manifest.py", "../_common/warm.py")
 MESSAGE = 64  # bytes: below PIPE_BUF, so each message is written and read whole
 CALLS = "calls"
@@ -262,7 +262,7 @@ def interpreter_flags():
 def launch(pool):
     """Start the pool in its own session, with nothing of ours open; it outlives this call."""
     try:
-        argv = [sys.executable] + interpreter_flags() + [os.path.join(HERE, "dispatch_standby.py"), pool]
+        argv = [sys.executable] + interpreter_flags() + [os.path.join(HERE, "dispatch_arbiter.py"), "pool", pool]
         devnull = os.devnull
         actions = [(os.POSIX_SPAWN_OPEN, 0, devnull, os.O_RDONLY, 0),
                    (os.POSIX_SPAWN_OPEN, 1, devnull, os.O_WRONLY, 0),

@@ -4,11 +4,12 @@ from __future__ import annotations
 import argparse
 import os
 import signal
+import socket
 import subprocess
 import sys
 import time
 
-from hookmux import __version__
+from hookmux import __version__, resources
 from hookmux.serve import files
 from hookmux.serve.probe import probe
 
@@ -97,21 +98,29 @@ def run(args: argparse.Namespace) -> int:
     elif probe(hooks):
         sys.stderr.write("hookmux: a server for this install is already running\n")
         return 0
-    from hookmux.serve import server
-
-    port, secret = files.port(hooks), files.secret(hooks)
-
-    def ready(bound):
-        files.write_record(hooks, {"pid": os.getpid(), "port": port, "hooks": hooks, "version": __version__,
-                                   "started": time.time()})
-
-    try:
-        return server.serve(hooks, port, secret, _idle_seconds(args), on_ready=ready)
-    except server.Unsupported as exc:
-        sys.stderr.write(f"hookmux: cannot serve: {exc}\n")
+    port = files.port(hooks)
+    files.secret(hooks)
+    loopback = resources.runtime("loopback")
+    if not loopback.supported():
+        sys.stderr.write("hookmux: cannot serve: this system does not say which user a loopback connection comes "
+                         "from (Linux /proc/net/tcp): hookmux serve would answer anyone; use command hooks "
+                         "(hookmux install without --serve)\n")
         return 1
+    try:
+        listener = socket.create_server(("127.0.0.1", port), backlog=256)
     except OSError as exc:
         sys.stderr.write(f"hookmux: cannot serve on 127.0.0.1:{port}: {exc.strerror or exc}\n")
         return 1
-    finally:
+    listener.set_inheritable(True)
+    files.write_record(hooks, {"pid": os.getpid(), "port": port, "hooks": hooks, "version": __version__,
+                               "started": time.time()})
+    # The arbiter of the installed tree takes over this process (its pid is the record's): it
+    # forks the workers that answer, with nothing of the hookmux package loaded (docs/serve.md).
+    arbiter = os.path.join(hooks, "_dispatch", "dispatch_arbiter.py")
+    try:
+        os.execv(sys.executable, [sys.executable, "-S", "-E", arbiter, "serve", hooks, str(listener.fileno()),
+                                  str(_idle_seconds(args))])
+    except OSError as exc:
         files.remove_record(hooks, os.getpid())
+        sys.stderr.write(f"hookmux: cannot start {arbiter}: {exc.strerror or exc}\n")
+        return 1

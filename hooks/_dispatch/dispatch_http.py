@@ -12,7 +12,7 @@ the connection closed: a wrong or missing secret (404, ``hmac.compare_digest``),
 before its first request (``READ_TIMEOUT``) or between requests (``KEEP_ALIVE_SECONDS``).
 (``http.server`` parses headers with the email package, a tenth of a request's budget.)
 
-Standard library only and no ``hookmux`` import: worker.py loads it beside itself.
+Standard library only: the serve worker (dispatch_worker.py) reads requests with it.
 """
 import hmac
 import socket

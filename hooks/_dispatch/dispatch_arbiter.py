@@ -1,0 +1,505 @@
+"""The one supervisor of the warm workers, as gunicorn's arbiter is of its workers.
+
+    python3 -S -E dispatch_arbiter.py pool POOL_FOLDER               (dispatch_isolated.launch)
+    python3 -S -E dispatch_arbiter.py serve HOOKS LISTENER_FD IDLE    (hookmux serve, by exec)
+
+It loads the dispatcher once, forks its workers (dispatch_worker.py) from itself, keeps enough
+of them free, replaces one that died, kills one past the deadline it published on its page,
+and leaves when idle. It never runs a check. Where calls come from is the one difference:
+``Pool``, the command hook's (a FIFO the free workers read; a worker serves one call and
+exits), or ``Serve``, Claude Code's HTTP hooks (a loopback listener whose connections it hands
+to workers, keeping a copy of each; a worker serves many). docs/reliability.md, docs/serve.md.
+"""
+import os
+import sys
+
+PRELOADED = ("re", "json", "_sha2", "_sha256")  # what most checks import: loaded once, here
+
+
+def main(argv):
+    os.chdir("/")
+    import dispatch_isolated  # noqa: F401  (puts the hooks tree on sys.path)
+
+    source = Pool(argv[2]) if argv[1] == "pool" else Serve(argv[2], int(argv[3]), float(argv[4]))
+    import dispatch_runner
+    import dispatch_worker  # noqa: F401
+
+    dispatch_runner.prepare()
+    dispatch_runner.PRISTINE.update(dispatch_runner.ALWAYS_ISOLATED)  # no check has run here
+    for module in PRELOADED:
+        try:
+            __import__(module)
+        except ImportError:
+            pass
+    Arbiter(source).run()
+
+
+class Child:
+    def __init__(self, pid, channel, page):
+        import time
+
+        self.pid, self.channel, self.page = pid, channel, page
+        self.busy = False  # serving a call (Pool) or holding a connection (Serve)
+        self.connection = None
+        self.asked = False  # to hand its idle connection back
+        self.used = time.monotonic()
+
+
+class Arbiter:
+    def __init__(self, source):
+        import selectors
+
+        import dispatch_isolated
+
+        self.source = source
+        self.stamp = dispatch_isolated.code_stamp()  # of the code loaded now: an upgrade makes it stale
+        self.children = {}  # pid -> Child
+        self.selector = selectors.DefaultSelector()
+        self.wake_r, self.wake_w = os.pipe()
+        self.stopping = False
+
+    def run(self):
+        import selectors
+        import signal
+        import time
+
+        from _common.warm import KILL_GRACE
+        from dispatch_worker import IDLE
+
+        os.set_blocking(self.wake_w, False)
+        signal.set_wakeup_fd(self.wake_w)  # a worker that dies wakes us at once
+        signal.signal(signal.SIGCHLD, _ignore)
+        signal.signal(signal.SIGTERM, self.stop)
+        self.selector.register(self.wake_r, selectors.EVENT_READ, None)
+        try:
+            self.source.start(self)
+            while not self.stopping:
+                self.fill()
+                for key, _ in self.selector.select(self.source.TICK):
+                    if key.data is None:
+                        os.read(self.wake_r, 4096)
+                    elif isinstance(key.data, Child):
+                        self.message(key.data)
+                    else:
+                        key.data(key.fileobj)
+                self.reap()
+                now = time.monotonic()
+                for child in list(self.children.values()):
+                    state, deadline = child.page.read()[:2]
+                    if state != IDLE and now > deadline + KILL_GRACE:
+                        _kill(child.pid)  # a check took the alarm away; reap() answers for it
+                if not self.source.tick(now):
+                    break
+        finally:
+            for child in list(self.children.values()):
+                self.retire(child)  # its worker leaves once idle
+            self.source.leave()
+
+    def stop(self, *_):
+        self.stopping = True
+
+    def fill(self):
+        source = self.source
+        free = sum(1 for child in self.children.values() if not child.busy)
+        while (free < source.FREE or len(self.children) < source.LEAST) and len(self.children) < source.most:
+            self.fork()
+            free += 1
+
+    def fork(self):
+        import selectors
+        import signal
+        import socket
+
+        import dispatch_worker
+
+        channel, theirs = socket.socketpair()
+        page = dispatch_worker.Page()
+        pid = os.fork()
+        if pid == 0:
+            try:
+                signal.set_wakeup_fd(-1)
+                for signum in (signal.SIGCHLD, signal.SIGTERM):
+                    signal.signal(signum, signal.SIG_DFL)
+                self.selector.close()
+                for fd in (self.wake_r, self.wake_w):
+                    os.close(fd)
+                for sock in [channel] + [child.channel for child in self.children.values()] + self.source.sockets():
+                    _forget(sock)
+                self.source.work(dispatch_worker.Worker(self, theirs, page))
+            finally:
+                os._exit(0)
+        theirs.close()
+        child = self.children[pid] = Child(pid, channel, page)
+        self.selector.register(channel, selectors.EVENT_READ, child)
+        return child
+
+    def message(self, child):
+        try:
+            data = child.channel.recv(64)
+        except OSError:
+            data = b""
+        if data:
+            self.source.message(child, data)
+        else:  # it is leaving: reap() hears of it; nothing more is handed to it
+            self.selector.unregister(child.channel)
+            child.busy = True
+
+    def retire(self, child):
+        """End ``child`` when it is next idle (end of file on its channel)."""
+        self.children.pop(child.pid, None)
+        try:
+            self.selector.unregister(child.channel)
+        except (KeyError, ValueError):
+            pass
+        child.channel.close()
+        child.page.map.close()
+
+    def reap(self):
+        while True:
+            try:
+                pid, _ = os.waitpid(-1, os.WNOHANG)
+            except ChildProcessError:
+                return
+            if not pid:
+                return
+            child = self.children.get(pid)
+            if child is not None:
+                self.source.died(child)
+                self.retire(child)
+
+
+def _ignore(signum, frame):
+    pass
+
+
+def _forget(sock):
+    """Close a socket in a forked worker without the object closing that fd number later."""
+    try:
+        os.close(sock.detach())
+    except OSError:
+        pass
+
+
+def _kill(pid):
+    try:
+        os.kill(pid, 9)
+    except OSError:
+        pass
+
+
+class Pool:
+    """The command hook's calls: one pool per user, interpreter and hooks tree, in the private
+    runtime folder (``dispatch_isolated.run_in_standby`` is the caller's half)."""
+
+    TICK, FREE, LEAST = 1.0, 1, 2
+    most = 32
+    IDLE = 600.0
+
+    def __init__(self, path):
+        import fcntl
+
+        import dispatch_isolated
+        from _common import warm
+
+        os.closerange(3, 1 << 16)  # nothing the host handed our starter stays open here
+        try:
+            self.idle = float(os.environ.get("HOOKMUX_WARM_IDLE") or self.IDLE)
+        except ValueError:
+            self.idle = self.IDLE
+        self.folder = warm.open_within(os.path.dirname(path), os.path.basename(path), make=True)
+        if self.folder is None:
+            sys.exit(0)
+        # Every name below is relative to the folder's fd: the path may be changed under us.
+        self.lock = os.open("lock", os.O_RDWR | os.O_CREAT | warm.NOFOLLOW, 0o600, dir_fd=self.folder)
+        try:
+            fcntl.flock(self.lock, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except OSError:
+            sys.exit(0)  # another arbiter has this pool
+        try:
+            os.unlink("calls", dir_fd=self.folder)  # left by an arbiter that is gone (we hold the lock)
+        except FileNotFoundError:
+            pass
+        os.mkfifo("calls", 0o600, dir_fd=self.folder)
+        # What the folder's name stands for (hookmux status reads it: the name may be a hash).
+        key = "\0".join(dispatch_isolated.pool_key()).encode("utf-8", "surrogateescape")
+        warm.write_file("key", key, self.folder)
+        self.calls = warm.open_owned("calls", os.O_RDWR | os.O_NONBLOCK, self.folder, warm.FIFO)  # never an EOF
+        self.bound = os.fstat(self.calls).st_ino
+        self.served = self.reaped = 0
+        self.reported = None
+
+    def start(self, arbiter):
+        import time
+
+        from _common import warm
+
+        self.arbiter = arbiter
+        warm.sweep(self.folder, warm.LEFTOVER)  # what callers that died left: their pid is gone
+        self.last = self.swept = time.monotonic()
+
+    def sockets(self):
+        os.close(self.lock)
+        return []
+
+    def work(self, worker):
+        worker.serve_call(self.folder, self.calls)
+
+    def message(self, child, data):
+        import time
+
+        child.busy = True  # it claimed a call
+        self.last = time.monotonic()
+
+    def died(self, child):
+        self.served += child.busy
+        self.reaped += 1
+
+    def tick(self, now):
+        from _common import warm
+
+        self.report()
+        try:
+            current = (os.stat("calls", dir_fd=self.folder, follow_symlinks=False).st_ino == self.bound
+                       and warm.code_stamp(*self._code()) == self.arbiter.stamp)
+        except OSError:
+            current = False
+        if now - self.swept > warm.LEFTOVER:
+            self.swept = now
+            warm.sweep(self.folder, warm.LEFTOVER)
+        return current and now - self.last <= self.idle
+
+    def _code(self):
+        import dispatch_isolated
+
+        return dispatch_isolated.HERE, dispatch_isolated.MODULES
+
+    def report(self):
+        """``manager``: the arbiter's pid, the calls served and the CPU milliseconds of the pool
+        so far (its reaped workers' included), for ``hookmux status`` and ``hookmux bench``."""
+        if self.reported == (self.served, self.reaped):
+            return
+        from _common import warm
+
+        line = "%d %d %.1f\n" % (os.getpid(), self.served, sum(os.times()[:4]) * 1000)
+        warm.write_file("manager", line.encode("ascii"), self.folder)
+        self.reported = (self.served, self.reaped)
+
+    def leave(self):
+        try:
+            if os.stat("calls", dir_fd=self.folder, follow_symlinks=False).st_ino == self.bound:
+                os.unlink("calls", dir_fd=self.folder)
+                os.unlink("manager", dir_fd=self.folder)
+        except OSError:
+            pass
+
+
+class Serve:
+    """``hookmux serve``: the connections of Claude Code's HTTP hooks on 127.0.0.1.
+
+    A connection whose client socket belongs to another user (its uid from the kernel:
+    _common/loopback.py) is closed as it is accepted, before a byte of it is read, and never
+    counts against MAX_CONNECTIONS. Each other one goes to a free worker, or waits until one is
+    free (workers holding idle connections are asked to hand theirs back); an idle one no worker
+    holds is watched here until its next request. A worker that dies leaves its connection here:
+    a request under way gets the reply the worker kept (the finished checks' advice, or empty).
+    It leaves after ``idle`` seconds without a request, unless a Claude Code session it serves
+    still runs (``sessions/<pid>``, noted by the SessionStart hook: its port must not be left to
+    another user mid-session), or on SIGTERM."""
+
+    TICK, FREE, LEAST = 0.25, 2, 2
+    most = max(4, 4 * (os.cpu_count() or 1))
+    MAX_CONNECTIONS = 512
+    TRIM_SECONDS, IDLE_TRIM_SECONDS = 5.0, 120.0
+
+    def __init__(self, hooks, listener, idle):
+        import collections
+        import socket
+        import time
+
+        import dispatch_http
+        from _common import loopback, warm
+
+        self.hooks, self.idle, self.http, self.loopback = hooks, idle, dispatch_http, loopback
+        self.folder = warm.serve_folder(hooks)
+        self.secret = (warm.read_text(os.path.join(self.folder, "secret")) or "").encode("ascii")
+        self.listener = socket.socket(fileno=listener)
+        self.listener.setblocking(False)
+        devnull = os.open(os.devnull, os.O_RDWR)
+        for fd in (0, 1, 2):  # nothing a worker or its children write reaches a terminal or a pipe
+            os.dup2(devnull, fd)
+        os.close(devnull)
+        self.connections = set()  # every open client connection: this process's copy
+        self.waiting = collections.deque()  # connections with a request and no worker yet
+        self.parked = {}  # connection -> when it was parked (idle, watched here)
+        self.last_accept = self.trimmed = time.monotonic()
+
+    def start(self, arbiter):
+        import selectors
+
+        self.arbiter = arbiter
+        arbiter.selector.register(self.listener, selectors.EVENT_READ, self._accept)
+
+    def sockets(self):
+        return [self.listener] + list(self.connections)
+
+    def work(self, worker):
+        worker.serve_connections(self)
+
+    def _accept(self, _):
+        import socket
+        import time
+
+        uid = os.getuid()
+        while True:
+            try:
+                connection, _ = self.listener.accept()
+            except OSError:  # none left, or out of fds: the backlog keeps the rest
+                return
+            try:
+                peer = self.loopback.peer_uid(connection)
+            except OSError:
+                peer = None
+            if peer != uid or len(self.connections) >= self.MAX_CONNECTIONS:
+                connection.close()  # another user's (or gone): not a byte of it read
+                continue
+            connection.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
+            self.connections.add(connection)
+            self.last_accept = time.monotonic()
+            self._assign(connection)
+
+    def _assign(self, connection):
+        free = [child for child in self.arbiter.children.values() if not child.busy]
+        if free:
+            self._hand(max(free, key=lambda child: child.used), connection)  # the one used last: warm
+        elif len(self.arbiter.children) < self.most:
+            self._hand(self.arbiter.fork(), connection)
+        else:
+            self.waiting.append(connection)
+            for child in self.arbiter.children.values():
+                if child.connection is not None and not child.asked:
+                    child.asked = True
+                    try:
+                        child.channel.send(b"R")
+                    except OSError:
+                        pass
+
+    def _hand(self, child, connection):
+        import socket
+
+        try:
+            socket.send_fds(child.channel, [b"C"], [connection.fileno()])
+        except OSError:  # the worker is gone: reap() hears of it; the connection waits here
+            self._park(connection)
+            return
+        child.connection, child.busy, child.asked = connection, True, False
+
+    def _park(self, connection):
+        import selectors
+        import time
+
+        try:
+            self.arbiter.selector.register(connection, selectors.EVENT_READ, self._unpark)
+        except (ValueError, OSError):
+            self._drop(connection)
+            return
+        self.parked[connection] = time.monotonic()
+
+    def _unpark(self, connection):
+        """A request starts on a connection no worker holds."""
+        self.arbiter.selector.unregister(connection)
+        self.parked.pop(connection, None)
+        self._assign(connection)
+
+    def _drop(self, connection):
+        if self.parked.pop(connection, None) is not None:
+            self.arbiter.selector.unregister(connection)
+        self.connections.discard(connection)
+        connection.close()
+
+    def message(self, child, data):
+        import time
+
+        for message in data:
+            connection, child.connection, child.busy = child.connection, None, False
+            child.used = time.monotonic()
+            if connection is not None:
+                (self._park if message == ord("P") else self._drop)(connection)  # P: handed back, F: closed
+        self._next_waiting(child)
+
+    def _next_waiting(self, child):
+        while self.waiting and child.connection is None:
+            connection = self.waiting.popleft()
+            if connection in self.connections:
+                self._hand(child, connection)
+
+    def died(self, child):
+        """Its connection stays here; a request it was running gets the reply it kept."""
+        import socket
+
+        from dispatch_worker import BUSY, IDLE
+
+        connection, state = child.connection, child.page.read()[0]
+        if connection is None:
+            return
+        if state == IDLE:
+            self._park(connection)
+            return
+        if state == BUSY:
+            kept = child.page.kept()
+            try:  # what the socket's buffer takes at once: a client that does not read stalls nobody
+                connection.setblocking(False)
+                connection.send(self.http.head(200, len(kept), True) + kept)
+            except OSError:
+                pass
+        try:
+            connection.shutdown(socket.SHUT_RDWR)
+        except OSError:
+            pass
+        self._drop(connection)
+
+    def tick(self, now):
+        from _common import warm
+        from dispatch_worker import IDLE
+
+        for connection, since in list(self.parked.items()):
+            if now - since > self.http.KEEP_ALIVE_SECONDS:  # as a worker closes an idle one
+                self._drop(connection)
+        children = self.arbiter.children.values()
+        while self.waiting and len(children) < self.most:
+            self._next_waiting(self.arbiter.fork())
+        if now - self.trimmed > self.TRIM_SECONDS:
+            self.trimmed = now
+            free = sorted((child for child in children if not child.busy), key=lambda child: child.used)
+            for child in free[:max(0, len(free) - self.FREE)]:
+                if now - max(child.used, child.page.read()[2]) > self.IDLE_TRIM_SECONDS:
+                    self.arbiter.retire(child)
+        last = max([self.last_accept] + [child.page.read()[2] for child in children])
+        if any(child.page.read()[0] != IDLE for child in children) or now - last <= self.idle:
+            return True
+        try:  # leaving would free the port for another user mid-session
+            alive = warm.sweep(os.path.join(self.folder, "sessions")) > 0
+        except OSError:
+            alive = False
+        if alive:
+            self.last_accept = now
+        return alive
+
+    def leave(self):
+        import json
+
+        from _common import warm
+
+        try:
+            record = os.path.join(self.folder, "server.json")
+            if json.loads(warm.read_text(record) or "{}").get("pid") == os.getpid():
+                os.unlink(record)
+        except (OSError, ValueError, AttributeError):
+            pass
+
+
+if __name__ == "__main__":
+    try:
+        if len(sys.argv) in (3, 5):
+            main(sys.argv)
+    finally:
+        os._exit(0)

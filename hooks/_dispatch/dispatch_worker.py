@@ -1,0 +1,655 @@
+"""The one warm worker, forked by the arbiter (dispatch_arbiter.py) with the dispatcher loaded.
+
+    Worker(arbiter, channel, page).serve_call(pool, calls)    a command hook's call, then exit
+    Worker(arbiter, channel, page).serve_connections(serve)   hookmux serve: many HTTP requests
+
+Both run the selected checks with ``WarmRunner`` and report each finished check at once: a
+command hook's caller reads a frame per check from the call's frames file, serve keeps the
+reply of the finished checks in the worker's ``Page``; so a worker that dies mid-call loses
+only the advice of the check that killed it. Each writes its state and deadline to its page,
+which the arbiter reads. docs/reliability.md and docs/serve.md tell the whole model.
+"""
+import _thread
+import marshal
+import os
+import signal
+import struct
+import sys
+import time
+
+import dispatch_core as core
+import dispatch_runner
+from _common import ledger, warm
+from _common import manifest as manifest_module
+from _common.warm import FIFO, open_owned
+from dispatch_isolated import FrameWriter
+
+RESCUE_SECONDS = 0.05
+RESCAN_SECONDS = 1.0
+COLLECT_EVERY = 1000
+SELECTING_SECONDS = 5.0  # the deadline the arbiter sees before the checks' own is known
+THREAD_END_SECONDS = 0.2  # what the import thread may take to end once its work is done
+MADV_POPULATE_WRITE = 23  # Linux 5.14
+IDLE, BUSY, REPLYING = 0, 1, 2
+
+
+class Page:
+    """What a worker shares with the arbiter, with no message per call: its state, its deadline,
+    its last call, and the reply of the checks that finished so far (``keep``)."""
+
+    HEADER = 64
+    KEPT_MAX = 256 << 10  # a capped context (dispatch_core.MAX_CONTEXT_CHARS) escaped as JSON fits
+    LAYOUT = struct.Struct("<B7xddI")  # state, deadline, last call, kept reply's length
+
+    def __init__(self):
+        import mmap
+
+        self.map = mmap.mmap(-1, self.HEADER + self.KEPT_MAX)  # shared with the forked worker
+
+    def mark(self, state, deadline):
+        self.LAYOUT.pack_into(self.map, 0, state, deadline, time.monotonic(), self.read()[3])
+
+    def read(self):
+        """(state, deadline, last call, kept length)."""
+        return self.LAYOUT.unpack_from(self.map, 0)
+
+    def keep(self, reply):
+        """Keep ``reply`` (b"": none) as the answer should the worker die now; its length is
+        zero while the bytes change, so a worker that dies halfway leaves none."""
+        struct.pack_into("<I", self.map, 24, 0)
+        if 0 < len(reply) <= self.KEPT_MAX:
+            self.map[self.HEADER:self.HEADER + len(reply)] = reply
+            struct.pack_into("<I", self.map, 24, len(reply))
+
+    def kept(self):
+        size = self.read()[3]
+        return bytes(self.map[self.HEADER:self.HEADER + size]) if 0 < size <= self.KEPT_MAX else b""
+
+
+class Worker:
+    def __init__(self, arbiter, channel, page):
+        global _PID
+        _PID = os.getpid()
+        self.arbiter = arbiter
+        self.channel = channel
+        self.page = page
+        page.map[Page.HEADER:] = bytes(Page.KEPT_MAX)  # faulted in now, not over the worker's life
+        _copy_pages()
+
+    # ------------------------------------------------------------ a command hook's call
+
+    def serve_call(self, pool, calls):
+        """Claim one call announced on the ``calls`` FIFO of the pool's folder ``pool`` (an fd),
+        run it as its caller's process would, write its frames, exit."""
+        import select
+
+        while True:
+            ready = select.select([calls, self.channel], [], [])[0]
+            if self.channel in ready:
+                return  # the arbiter leaves
+            try:
+                name = os.read(calls, 64).decode("ascii", "replace").strip()
+            except (BlockingIOError, InterruptedError):
+                continue  # another worker read it
+            if not name.replace("-", "").isdigit():
+                continue
+            try:
+                os.rename(name + ".call", name + ".taken", src_dir_fd=pool, dst_dir_fd=pool)
+                break
+            except OSError:
+                continue  # taken back by its caller, who gave up waiting
+        self.channel.send(b"c")
+        os.close(calls)
+        try:  # only a file of this user's, made for nobody else, is a call (else this raises)
+            with open(open_owned(name + ".taken", os.O_RDONLY, pool), "rb") as handle:
+                call = marshal.loads(handle.read())
+        finally:
+            os.unlink(name + ".taken", dir_fd=pool)
+        frames = open_owned(name + ".frames", os.O_WRONLY | os.O_APPEND, pool)
+        done = open_owned(name + ".done", os.O_WRONLY | os.O_NONBLOCK, pool, FIFO)  # fails if the caller is gone
+        current = call[0] == self.arbiter.stamp
+        send = FrameWriter(frames)
+        send.frame(marshal.dumps(("hello", os.getpid(), current)))
+        if current:
+            argv, cwd, umask, environ, stdin_text, hooks_root, rows = call[1:]
+            _become(argv, cwd, umask, environ)
+            jobs = [core.Outcome(manifest_module.Row(None, index, {"script": path, "args": args, "timeout": timeout, "isolate": isolate},
+                                "/")) for index, path, args, timeout, isolate in rows]
+
+            def late(_):
+                send.done()
+                os.write(done, b"d")
+                os._exit(0)
+
+            WarmRunner(self.page, report=send.job, late=late).run(jobs, stdin_text, hooks_root)
+            send.done()
+        os.write(done, b"d")
+
+    # ------------------------------------------------------------ hookmux serve
+
+    def serve_connections(self, serve):
+        """Serve the connections the arbiter hands over, until it is gone."""
+        import socket
+
+        self.serve = serve
+        self.http = serve.http
+        self.runner = WarmRunner(self.page, report=self._keep_advice, late=self._answer_late, cache={})
+        self.manifest_path = os.path.join(serve.hooks, "_dispatch", "manifest.json")
+        self.manifest_cache = None
+        self.tree = _scan(serve.hooks)
+        self.scanned = time.monotonic()
+        self.served = 0
+        self.current = None
+        self.threads = _thread._count()
+        while True:
+            data, fds, _, _ = socket.recv_fds(self.channel, 1, 1)
+            if not data:
+                return
+            if data == b"C" and fds:
+                self.channel.sendall(self._connection(socket.socket(fileno=fds[0])))
+            else:  # a late "R": this worker holds no connection any more
+                for fd in fds:
+                    os.close(fd)
+
+    def _connection(self, sock):
+        """Serve ``sock``'s requests; b"F" once it is closed, b"P" when handed back."""
+        import select
+
+        conn = self.http.Connection(sock, self.serve.secret)
+        poller = select.poll()
+        poller.register(sock.fileno(), select.POLLIN)
+        poller.register(self.channel.fileno(), select.POLLIN)
+        give_back = False
+        wait = self.http.READ_TIMEOUT  # for the first request; then the keep-alive limit
+        while True:
+            if conn.idle:
+                ready = dict(poller.poll(0 if give_back else wait * 1000))
+                if not ready and not give_back:  # silent too long
+                    conn.end()
+                    return b"F"
+                if self.channel.fileno() in ready:
+                    message = self.channel.recv(1)
+                    if not message:
+                        os._exit(0)  # the arbiter is gone
+                    give_back = give_back or message == b"R"
+                if sock.fileno() not in ready:
+                    if give_back:
+                        sock.close()  # this copy only: the arbiter keeps the connection
+                        return b"P"
+                    continue
+            request = conn.next_request()
+            if request is None:
+                conn.end()
+                return b"F"
+            if request.kind == "health":
+                conn.reply(200, b'{"pid": %d}' % os.getppid(), close=not request.keep)
+            else:
+                self._answer(conn, request)
+            if not request.keep:
+                conn.end()
+                return b"F"
+            wait = self.http.KEEP_ALIVE_SECONDS
+
+    def _answer(self, conn, request):
+        self.page.mark(BUSY, time.monotonic() + SELECTING_SECONDS)
+        self.page.keep(b"")
+        later = []
+        received = time.monotonic()
+        text = request.body.decode("utf-8", "replace")
+
+        def observe(call, outcomes, failure):
+            later.append(ledger.of_call(call, outcomes, failure, received))
+
+        self.current = _Current(conn, request, text, received)
+        manifest, hooks_root = self._manifest()
+        output = core.run(request.event, text, manifest=manifest, hooks_root=hooks_root, runner=self,
+                          observe=observe, breaker=True)
+        with self.runner.lock:
+            current, self.current = self.current, None
+            answered = current.answered
+            current.answered = True
+        while answered:  # the rescuer answered this request and ends the worker
+            time.sleep(1)
+        self._reply(conn, output, request, later)
+        if self.runner.timed_out or self._threads_left():
+            os._exit(0)  # retired: a check's thread may write into a later request
+        self._after_reply()
+
+    def run(self, jobs, stdin_text, hooks_root):
+        """dispatch_core's Runner interface: the checks in the payload's cwd, by the warm runner."""
+        self._chdir(_cwd_of(stdin_text))
+        current = self.current
+        current.jobs, current.hooks_root = jobs, hooks_root
+        self.runner.run(jobs, stdin_text, hooks_root)
+
+    def _reply(self, conn, output, request, later):
+        self.page.mark(REPLYING, time.monotonic() + self.http.READ_TIMEOUT)
+        try:
+            conn.reply(200, output.encode("utf-8", "surrogatepass"), close=not request.keep)
+        except OSError:
+            pass
+        self.page.mark(IDLE, 0.0)
+        for record in later:  # after the reply: the host is not kept waiting for the ledger
+            ledger.write_dispatch(record)
+
+    def _keep_advice(self, job):
+        """A check that finished in time advised: keep the reply of every such check so far."""
+        if not job.output or not job.row.emits or job.elapsed_ms > job.row.timeout * 1000:
+            return
+        try:
+            with self.runner.lock:
+                current = self.current
+                if current is None or current.answered or current.jobs is None:
+                    return
+                contexts = core.contexts_from(job.output)
+                if not contexts:
+                    return
+                current.advice[id(job)] = contexts
+                if current.call is None:
+                    current.call = core._event.parse(current.text, current.request.event, None)
+                advice = [_Advice(current.advice[id(one)]) for one in current.jobs if id(one) in current.advice]
+                self.page.keep(core.render(current.call, advice).encode("utf-8", "surrogatepass"))
+        except Exception:
+            pass
+
+    def _answer_late(self, jobs):
+        """The rescuer's: the main thread is still inside a check past the deadline. Answer from
+        the checks that finished, count the timeouts in the breaker, end the worker."""
+        with self.runner.lock:
+            current = self.current
+            if current is None or current.answered:
+                return
+            current.answered = True
+        output, failure, call = "", None, None
+        try:
+            call = core._event.parse(current.text, current.request.event, None)
+            core.conclude(jobs)
+            output = core.render(call, jobs)
+        except BaseException:
+            failure = "dispatcher-error"
+        later = []
+        try:
+            later.append(ledger.of_call(call, jobs, failure, current.received))
+        except Exception:
+            pass
+        self._reply(current.conn, output, current.request, later)
+        try:
+            held = core._breaker(current.hooks_root)
+            if held is not None:
+                held.record(jobs)
+        except BaseException:
+            pass
+        os._exit(0)
+
+    def _manifest(self):
+        """The manifest loaded, with its hooks root, read again when the file's stamp changes;
+        else its path, and ``run()`` says what is wrong."""
+        try:
+            stamp = warm.stamp_of(os.stat(self.manifest_path))
+        except OSError:
+            return self.manifest_path, None
+        known = self.manifest_cache
+        if known is None or known[0] != stamp:
+            try:
+                loaded = manifest_module.load(self.manifest_path)
+            except Exception:
+                return self.manifest_path, None
+            known = self.manifest_cache = (stamp, loaded, loaded.hooks_root)
+        return known[1], known[2]
+
+    def _chdir(self, cwd):
+        """The checks run in the payload's cwd, as the command hook runs in the host's; else in /."""
+        try:
+            os.chdir(cwd or "/")
+        except OSError:
+            os.chdir("/")
+
+    def _threads_left(self):
+        """Whether a check left a thread running (the import thread is given THREAD_END_SECONDS)."""
+        self.threads += self.runner.new_slots
+        self.runner.new_slots = 0
+        end = time.monotonic() + (THREAD_END_SECONDS if self.runner.imported else 0)
+        while _thread._count() > self.threads and time.monotonic() < end:
+            time.sleep(0.0005)
+        return _thread._count() > self.threads
+
+    def _after_reply(self):
+        """Every COLLECT_EVERY requests a full collection (a long-lived worker's memory stays
+        flat); at most once a second, any change of a .py file under the tree drops every
+        imported check (a file a check loads by path while it runs is seen here)."""
+        self.served += 1
+        if self.served % COLLECT_EVERY == 0:
+            import gc
+
+            gc.collect()
+        now = time.monotonic()
+        if now - self.scanned >= RESCAN_SECONDS:
+            self.scanned = now
+            tree = _scan(self.serve.hooks)
+            if tree != self.tree:
+                self.tree = tree
+                self.runner.cache.clear()
+
+
+class _Current:
+    """The request whose checks run now."""
+
+    __slots__ = ("conn", "request", "text", "received", "jobs", "answered", "advice", "call", "hooks_root")
+
+    def __init__(self, conn, request, text, received):
+        self.conn, self.request, self.text, self.received = conn, request, text, received
+        self.jobs = self.hooks_root = self.call = None
+        self.answered = False
+        self.advice = {}  # id(job) -> the contexts of a finished check that advised
+
+
+class _Advice:
+    """A finished check's contexts as ``dispatch_core.render`` reads an outcome."""
+
+    __slots__ = ("contexts", "used")
+
+    def __init__(self, contexts):
+        self.contexts, self.used = contexts, True
+
+
+# ---------------------------------------------------------------- the warm runner
+
+
+class WarmRunner:
+    """dispatch_runner's Runner interface for a warm worker: ``dispatch_runner.Check`` (the import
+    under a synthetic name, thread-local streams, bounded capture) with a thread per check only
+    when it is needed:
+
+    - the checks run one after another in this thread; when one has run RESCUE_SECONDS (a hang,
+      or real work), the rescuer thread starts every check not started yet, each in a thread
+      kept for the worker's life; and when this thread is still inside a check at the deadline,
+      the rescuer calls ``late(jobs)`` (the jobs as they stand);
+    - the kernel's alarm (SIGALRM, default action) ends the worker ``warm.MARGIN +
+      warm.ALARM_GRACE`` past the deadline whatever holds the interpreter; the arbiter kills
+      it ``warm.KILL_GRACE`` past the deadline it published (a check that took the alarm away);
+    - ``cache`` (a dict) keeps a check imported between calls, keyed by the files it depends
+      on (its script, the .py files of its folder and of ``_common``, every module its import
+      loaded), each compared by ``warm.stamp_of`` when a call selects it.
+    ``report(job)`` is called as each check finishes, from the thread that ran it."""
+
+    def __init__(self, page, report, late, cache=None):
+        self.page = page
+        self.report = report
+        self.late = late
+        self.cache = cache
+        self.lock = _thread.allocate_lock()
+        self.slots = []
+        self.new_slots = 0
+        self.queue, self.rescued, self.running_since = [], [], None
+        self.checks = None  # the checks of the call that runs, for the rescuer
+        self.timed_out = self.imported = False
+        self.wake = _thread.allocate_lock()  # the rescuer sleeps on it between calls: no wake-ups
+        self.wake.acquire()
+        self.watching = False
+        _thread.start_new_thread(self._rescuer, ())
+        dispatch_runner.prepare().installed().__enter__()  # the checks' streams, for the worker's life
+
+    def run(self, jobs, stdin_text, hooks_root):
+        self.jobs, self.timed_out = jobs, False
+        checks = [dispatch_runner.Check(job, hooks_root, self.report) for job in jobs]
+        budget = max(check.timeout for check in checks)
+        budget_end = time.monotonic() + budget
+        margin = warm.MARGIN + warm.ALARM_GRACE
+        self.page.mark(BUSY, budget_end + margin)
+        signal.signal(signal.SIGALRM, signal.SIG_DFL)
+        signal.setitimer(signal.ITIMER_REAL, budget + margin)
+        try:
+            self._run(checks, stdin_text, budget_end)
+        finally:
+            signal.setitimer(signal.ITIMER_REAL, 0)
+
+    def _run(self, checks, stdin_text, budget_end):
+        before = len(self.slots)
+        loaded = self._load(checks, budget_end)
+        start = time.monotonic()
+        for check in loaded:
+            check.started = start
+        with self.lock:
+            self.checks, self.start, self.budget_end = loaded, start, budget_end
+            self.queue, self.rescued, self.text = list(loaded), [], stdin_text
+            if not self.watching:
+                self.watching = True
+                self.wake.release()
+        while True:  # one after another in this thread: a thread per check costs more than most checks
+            with self.lock:
+                if not self.queue:
+                    self.running_since = None
+                    break
+                check = self.queue.pop(0)
+                self.running_since = time.monotonic()
+            _run_one(check, stdin_text)
+        for check, slot in self.rescued:
+            if not slot.wait(min(start + check.timeout, budget_end)):
+                self.timed_out = True  # its thread still runs the check
+        with self.lock:
+            self.checks = None
+            for check in loaded:
+                check.record(start, budget_end)
+        self.timed_out = self.timed_out or any(job.kind == "timeout" for job in self.jobs)
+        self.new_slots = len(self.slots) - before
+
+    def _rescuer(self):
+        while True:
+            self.wake.acquire()  # until a call's checks start
+            while self._watch():
+                pass
+
+    def _watch(self):
+        """One look, RESCUE_SECONDS after the last; False once no call's checks run."""
+        time.sleep(RESCUE_SECONDS)
+        with self.lock:
+            since, checks = self.running_since, self.checks
+            if checks is None:
+                self.watching = False
+                return False
+            if since is None:
+                return True
+            now = time.monotonic()
+            if now - since >= RESCUE_SECONDS and self.queue:
+                taken, self.queue = self.queue, []
+                while len(self.slots) < len(taken):
+                    self.slots.append(_Slot())
+                for check, slot in zip(taken, self.slots):
+                    slot.submit(_run_one, check, self.text)
+                    self.rescued.append((check, slot))
+            pending = [check.timeout for check in checks if check.finished is None]
+            if not pending or now < self.start + max(pending):
+                return True
+            for check in checks:  # this thread is still inside a check past its deadline
+                check.record(self.start, self.budget_end)
+        self.late(self.jobs)
+        return False
+
+    def _load(self, checks, budget_end):
+        """The checks whose main() is ready: from the cache when no dependency changed, else
+        imported afresh, in a thread as ThreadRunner does (an import that hangs is abandoned)."""
+        stale, memo = [], {}
+        for check in checks:
+            entry = None if self.cache is None else self.cache.get((check.script, check.root, check.isolate))
+            if entry is not None and all(_stamp(path, memo) == seen for path, seen in zip(entry[0], entry[1])):
+                check.main = entry[2]
+            else:
+                stale.append(check)
+        self.imported = bool(stale)
+        if not stale:
+            return checks
+        failed = set()
+
+        def load_serially():
+            for check in stale:
+                try:
+                    self._import(check)
+                except BaseException as exc:
+                    check.load_error = "import error %s" % type(exc).__name__
+                    failed.add(check)
+
+        done = _thread.allocate_lock()
+        done.acquire()
+        _thread.start_new_thread(_then_release, (load_serially, done))
+        finished = done.acquire(True, max(0.001, budget_end - time.monotonic()))
+        self.timed_out = self.timed_out or not finished
+        loaded = []
+        for check in checks:
+            if check.main is not None and check not in failed and (finished or check not in stale):
+                loaded.append(check)
+                continue
+            job = check.job
+            job.kind, job.detail = ("error", check.load_error) if check.load_error else ("timeout", "import timed out")
+        return loaded
+
+    def _import(self, check):
+        before = dict(sys.modules)
+        check.main = None
+        check.load()
+        if self.cache is None:
+            return
+        files = {check.script}
+        folders = {os.path.dirname(check.script)}
+        folders.update(os.path.join(check.root, name) for name in check.isolate)
+        for name, module in list(sys.modules.items()):
+            path = getattr(module, "__file__", None) if before.get(name) is not module else None
+            if isinstance(path, str):
+                files.add(path)
+        for folder in folders:
+            files.add(folder)  # a file added or removed there changes the folder's mtime
+            try:
+                files.update(os.path.join(folder, name) for name in os.listdir(folder) if name.endswith(".py"))
+            except OSError:
+                pass
+        files, memo = tuple(sorted(files)), {}
+        self.cache[(check.script, check.root, check.isolate)] = (files, [_stamp(path, memo) for path in files],
+                                                                 check.main)
+
+
+def _run_one(check, stdin_text):
+    try:
+        check.call(stdin_text)
+    except BaseException:
+        pass
+    _not_a_fork()
+
+
+class _Slot:
+    """A thread kept for the worker's life that runs one check's main() per call."""
+
+    def __init__(self):
+        self.go, self.done = _thread.allocate_lock(), _thread.allocate_lock()
+        self.go.acquire()
+        self.done.acquire()
+        self.task = None
+        _thread.start_new_thread(self._loop, ())
+
+    def submit(self, function, *args):
+        self.task = (function, args)
+        self.go.release()
+
+    def wait(self, deadline):
+        return self.done.acquire(True, max(0.0, deadline - time.monotonic()))
+
+    def _loop(self):
+        while True:
+            self.go.acquire()
+            function, args = self.task
+            self.task = None
+            _then_release(function, self.done, *args)
+
+
+def _then_release(function, lock, *args):
+    try:
+        function(*args)
+    except BaseException:
+        pass
+    finally:
+        _not_a_fork()
+        lock.release()
+
+
+_PID = None
+
+
+def _not_a_fork():
+    """A check that forks without exec returns in the child too: the child ends here, before
+    it could answer or read what it shares with the worker."""
+    if os.getpid() != _PID:
+        os._exit(0)
+
+
+def _become(argv, cwd, umask, environ):
+    """Take on the caller's argv, cwd, umask and environment: a check sees the caller's process."""
+    sys.argv = argv
+    os.chdir(cwd)
+    os.umask(umask)
+    if environ != os.environ:
+        for name in [name for name in os.environ if name not in environ]:
+            del os.environ[name]
+        for name, value in environ.items():
+            if os.environ.get(name) != value:
+                os.environ[name] = value
+
+
+def _copy_pages():
+    """Write-fault every private writable page now, while nobody waits: after it, a call writes
+    to pages of its own and takes no copy-on-write fault."""
+    if not sys.platform.startswith("linux"):
+        return
+    try:
+        import ctypes
+
+        madvise = ctypes.CDLL(None).madvise
+        madvise.argtypes = [ctypes.c_void_p, ctypes.c_size_t, ctypes.c_int]
+        with open("/proc/self/maps", "rb") as maps:
+            lines = maps.read().splitlines()
+    except Exception:
+        return
+    for line in lines:
+        fields = line.split()
+        if len(fields) >= 2 and fields[1] == b"rw-p":
+            start, end = (int(bound, 16) for bound in fields[0].split(b"-"))
+            if end - start <= 64 << 20:  # a large reservation is not worth populating
+                madvise(start, end - start, MADV_POPULATE_WRITE)
+
+
+def _stamp(path, memo):
+    stamp = memo.get(path)
+    if stamp is None:
+        stamp = memo[path] = warm.file_stamp(path)
+    return stamp
+
+
+def _scan(root):
+    found, folders = {}, [root]
+    while folders:
+        try:
+            entries = os.scandir(folders.pop())
+        except OSError:
+            continue
+        with entries:
+            for entry in entries:
+                try:
+                    if entry.is_dir(follow_symlinks=False):
+                        if entry.name != "__pycache__":
+                            folders.append(entry.path)
+                    elif entry.name.endswith(".py"):
+                        found[entry.path] = warm.stamp_of(entry.stat())
+                except OSError:
+                    pass
+    return found
+
+
+def _cwd_of(stdin_text):
+    """The payload's ``cwd`` (the folder the command hook would run in), or None."""
+    if '"cwd"' not in stdin_text:
+        return None
+    try:
+        import json
+
+        payload = json.loads(stdin_text)
+    except (ValueError, RecursionError):
+        return None
+    cwd = payload.get("cwd") if isinstance(payload, dict) else None
+    return cwd if isinstance(cwd, str) and os.path.isabs(cwd) else None
