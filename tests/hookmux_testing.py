@@ -16,7 +16,7 @@ GATE = HOOKS / "skill-redirect" / "skill_redirect.py"
 PYTHON = sys.executable
 
 
-# The dispatcher's warm pools (hooks/_dispatch/dispatch_standby.py) of this test session: one
+# The dispatcher's warm pools (hooks/_dispatch/dispatch_arbiter.py) of this test session: one
 # short private folder (a FIFO's path must stay short), removed at the end, which ends them.
 RUNTIME_DIR = tempfile.mkdtemp(prefix="hmx-", dir="/tmp" if os.path.isdir("/tmp") else None)
 # A pool of a tree copied for one test leaves soon after it.

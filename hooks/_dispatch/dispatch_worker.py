@@ -387,7 +387,6 @@ class WarmRunner:
         self.wake.acquire()
         self.watching = False
         _thread.start_new_thread(self._rescuer, ())
-        dispatch_runner.prepare().installed().__enter__()  # the checks' streams, for the worker's life
 
     def run(self, jobs, stdin_text, hooks_root):
         self.jobs, self.timed_out = jobs, False
@@ -404,8 +403,17 @@ class WarmRunner:
             signal.setitimer(signal.ITIMER_REAL, 0)
 
     def _run(self, checks, stdin_text, budget_end):
+        # Installed anew for the imports and for the run: what a check does to sys.std* is undone.
+        streams = dispatch_runner.prepare()
         before = len(self.slots)
-        loaded = self._load(checks, budget_end)
+        with streams.installed():
+            loaded = self._load(checks, budget_end)
+        with streams.installed():
+            self._run_loaded(loaded, stdin_text, budget_end)
+        self.timed_out = self.timed_out or any(job.kind == "timeout" for job in self.jobs)
+        self.new_slots = len(self.slots) - before
+
+    def _run_loaded(self, loaded, stdin_text, budget_end):
         start = time.monotonic()
         for check in loaded:
             check.started = start
@@ -430,8 +438,6 @@ class WarmRunner:
             self.checks = None
             for check in loaded:
                 check.record(start, budget_end)
-        self.timed_out = self.timed_out or any(job.kind == "timeout" for job in self.jobs)
-        self.new_slots = len(self.slots) - before
 
     def _rescuer(self):
         while True:
@@ -500,6 +506,7 @@ class WarmRunner:
                 continue
             job = check.job
             job.kind, job.detail = ("error", check.load_error) if check.load_error else ("timeout", "import timed out")
+            self.report(job)
         return loaded
 
     def _import(self, check):

@@ -1,4 +1,4 @@
-"""The warm pool (hooks/_dispatch/dispatch_standby.py and run_in_standby in dispatch_isolated.py):
+"""The warm pool (hooks/_dispatch/dispatch_arbiter.py, dispatch_worker.py and run_in_standby in dispatch_isolated.py):
 standbys that run a call's checks as the caller's process would, a pool that never serves
 stale code, never holds the host's pipes, and a call that runs once wherever it runs."""
 from __future__ import annotations

@@ -1,5 +1,5 @@
 """The warm pool against another local user (hooks/_dispatch/dispatch_isolated.py,
-dispatch_standby.py): its folders are opened by descriptor, never through a link, and only
+dispatch_arbiter.py, dispatch_worker.py): its folders are opened by descriptor, never through a link, and only
 a file of the user's own is ever taken for a call; a runtime folder another user holds turns
 the pool off (every call forks its worker), and ``hookmux status`` says why."""
 from __future__ import annotations

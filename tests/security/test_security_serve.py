@@ -1,4 +1,4 @@
-"""``hookmux serve`` against another local user (src/hookmux/serve/server.py, files.py,
+"""``hookmux serve`` against another local user (hooks/_dispatch/dispatch_arbiter.py, src/hookmux/serve/files.py,
 hooks/_common/loopback.py): a connection of another uid is closed before a byte is read (with
 the secret or without), 512 idle connections of theirs do not starve the user's requests, and
 the settings file that carries the secret is the user's alone."""

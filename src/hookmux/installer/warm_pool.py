@@ -1,9 +1,9 @@
-"""The dispatcher's warm pools as ``hookmux status`` shows them (hooks/_dispatch/dispatch_standby.py).
+"""The dispatcher's warm pools as ``hookmux status`` shows them (hooks/_dispatch/dispatch_arbiter.py, Pool).
 
 A pool's folder in the runtime folder is named after the interpreter, the dispatcher's folder
 and the interpreter's flags (escaped, or hashed when long), and its ``key`` file holds those
-three, NUL-separated: the name is never decoded. Its ``manager`` file holds the manager's pid,
-the calls its standbys served and the pool's CPU milliseconds. Where the runtime folder is and
+three, NUL-separated: the name is never decoded. Its ``manager`` file holds the arbiter's pid,
+the calls its workers served and the pool's CPU milliseconds. Where the runtime folder is and
 who may enter it: hooks/_common/warm.py, the dispatcher's own rules.
 """
 from __future__ import annotations
