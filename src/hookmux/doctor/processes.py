@@ -7,7 +7,6 @@ import subprocess
 from pathlib import Path
 
 from hookmux.installer import warm_pool
-from hookmux.installer.warm_pool import runtime_dir
 
 FLOOR = (3, 9)
 VERSION_TIMEOUT = 15.0
@@ -36,17 +35,7 @@ def interpreter(python: str) -> dict:
 
 def pools(target: str, environ=os.environ) -> list[dict]:
     """Every warm-pool folder of the dispatcher under ``target``, answering or not."""
-    dispatch_dir = os.path.join(target, "_dispatch")
-    found = []
-    try:
-        folders = sorted(runtime_dir(environ).iterdir())
-    except OSError:
-        return found
-    for folder in folders:
-        key = warm_pool.pool_key(folder)
-        if key is not None and warm_pool.same_folder(key[1], dispatch_dir):
-            found.append(pool_state(folder, key[0]))
-    return found
+    return [pool_state(folder, key[0]) for folder, key in warm_pool.folders_of(target, environ)]
 
 
 def pool_state(folder: Path, python: str) -> dict:

@@ -33,19 +33,22 @@ def refusal(environ=os.environ) -> str | None:
     return why
 
 
-def pools_of(target: Path, environ=os.environ) -> list[dict]:
-    """The running pools of the dispatcher installed under ``target``."""
-    dispatch_dir = str(target / "_dispatch")
-    alive = _warm().alive
-    found = []
+def folders_of(target, environ=os.environ) -> list[tuple[Path, tuple[str, str, str]]]:
+    """(folder, key) of every pool of the dispatcher installed under ``target``, running or not."""
+    dispatch_dir = os.path.join(str(target), "_dispatch")
     try:
         folders = sorted(runtime_dir(environ).iterdir())
     except OSError:
-        return found
-    for folder in folders:
-        key = pool_key(folder)
-        if key is None or not same_folder(key[1], dispatch_dir):
-            continue
+        return []
+    keyed = [(folder, pool_key(folder)) for folder in folders]
+    return [(folder, key) for folder, key in keyed if key is not None and same_folder(key[1], dispatch_dir)]
+
+
+def pools_of(target: Path, environ=os.environ) -> list[dict]:
+    """The running pools of the dispatcher installed under ``target``."""
+    alive = _warm().alive
+    found = []
+    for folder, key in folders_of(target, environ):
         try:
             pid, served, cpu_ms = (folder / "manager").read_text().split()
         except (OSError, ValueError):
