@@ -10,20 +10,29 @@ and leaves when idle. It never runs a check. Where calls come from is the one di
 exits), or ``Serve``, Claude Code's HTTP hooks (a loopback listener whose connections it hands
 to workers, keeping a copy of each; a worker serves many). docs/reliability.md, docs/serve.md.
 """
+import collections
+import fcntl
+import json
 import os
+import selectors
+import signal
+import socket
 import sys
+import time
+
+import dispatch_http
+import dispatch_isolated  # it puts the hooks tree on sys.path, for _common
+import dispatch_runner
+import dispatch_worker
+from _common import loopback, warm
+from dispatch_worker import BUSY, IDLE
 
 PRELOADED = ("re", "json", "_sha2", "_sha256")  # what most checks import: loaded once, here
 
 
 def main(argv):
     os.chdir("/")
-    import dispatch_isolated  # noqa: F401  (puts the hooks tree on sys.path)
-
     source = Pool(argv[2]) if argv[1] == "pool" else Serve(argv[2], int(argv[3]), float(argv[4]))
-    import dispatch_runner
-    import dispatch_worker  # noqa: F401
-
     dispatch_runner.prepare()
     dispatch_runner.PRISTINE.update(dispatch_runner.ALWAYS_ISOLATED)  # no check has run here
     for module in PRELOADED:
@@ -36,8 +45,6 @@ def main(argv):
 
 class Child:
     def __init__(self, pid, channel, page):
-        import time
-
         self.pid, self.channel, self.page = pid, channel, page
         self.busy = False  # serving a call (Pool) or holding a connection (Serve)
         self.connection = None
@@ -47,10 +54,6 @@ class Child:
 
 class Arbiter:
     def __init__(self, source):
-        import selectors
-
-        import dispatch_isolated
-
         self.source = source
         self.stamp = dispatch_isolated.code_stamp()  # of the code loaded now: an upgrade makes it stale
         self.children = {}  # pid -> Child
@@ -59,13 +62,6 @@ class Arbiter:
         self.stopping = False
 
     def run(self):
-        import selectors
-        import signal
-        import time
-
-        from _common.warm import KILL_GRACE
-        from dispatch_worker import IDLE
-
         os.set_blocking(self.wake_w, False)
         signal.set_wakeup_fd(self.wake_w)  # a worker that dies wakes us at once
         signal.signal(signal.SIGCHLD, _ignore)
@@ -86,7 +82,7 @@ class Arbiter:
                 now = time.monotonic()
                 for child in list(self.children.values()):
                     state, deadline = child.page.read()[:2]
-                    if state != IDLE and now > deadline + KILL_GRACE:
+                    if state != IDLE and now > deadline + warm.KILL_GRACE:
                         _kill(child.pid)  # a check took the alarm away; reap() answers for it
                 if not self.source.tick(now):
                     break
@@ -106,12 +102,6 @@ class Arbiter:
             free += 1
 
     def fork(self):
-        import selectors
-        import signal
-        import socket
-
-        import dispatch_worker
-
         channel, theirs = socket.socketpair()
         page = dispatch_worker.Page()
         pid = os.fork()
@@ -196,11 +186,6 @@ class Pool:
     IDLE = 600.0
 
     def __init__(self, path):
-        import fcntl
-
-        import dispatch_isolated
-        from _common import warm
-
         os.closerange(3, 1 << 16)  # nothing the host handed our starter stays open here
         try:
             self.idle = float(os.environ.get("HOOKMUX_WARM_IDLE") or self.IDLE)
@@ -229,10 +214,6 @@ class Pool:
         self.reported = None
 
     def start(self, arbiter):
-        import time
-
-        from _common import warm
-
         self.arbiter = arbiter
         warm.sweep(self.folder, warm.LEFTOVER)  # what callers that died left: their pid is gone
         self.last = self.swept = time.monotonic()
@@ -245,8 +226,6 @@ class Pool:
         worker.serve_call(self.folder, self.calls)
 
     def message(self, child, data):
-        import time
-
         child.busy = True  # it claimed a call
         self.last = time.monotonic()
 
@@ -255,8 +234,6 @@ class Pool:
         self.reaped += 1
 
     def tick(self, now):
-        from _common import warm
-
         self.report()
         try:
             current = (os.stat("calls", dir_fd=self.folder, follow_symlinks=False).st_ino == self.bound
@@ -269,8 +246,6 @@ class Pool:
         return current and now - self.last <= self.idle
 
     def _code(self):
-        import dispatch_isolated
-
         return dispatch_isolated.HERE, dispatch_isolated.MODULES
 
     def report(self):
@@ -278,7 +253,6 @@ class Pool:
         so far (its reaped workers' included), for ``hookmux status`` and ``hookmux bench``."""
         if self.reported == (self.served, self.reaped):
             return
-        from _common import warm
 
         line = "%d %d %.1f\n" % (os.getpid(), self.served, sum(os.times()[:4]) * 1000)
         warm.write_file("manager", line.encode("ascii"), self.folder)
@@ -312,13 +286,6 @@ class Serve:
     TRIM_SECONDS, IDLE_TRIM_SECONDS = 5.0, 120.0
 
     def __init__(self, hooks, listener, idle):
-        import collections
-        import socket
-        import time
-
-        import dispatch_http
-        from _common import loopback, warm
-
         self.hooks, self.idle, self.http, self.loopback = hooks, idle, dispatch_http, loopback
         self.folder = warm.serve_folder(hooks)
         self.secret = (warm.read_text(os.path.join(self.folder, "secret")) or "").encode("ascii")
@@ -334,8 +301,6 @@ class Serve:
         self.last_accept = self.trimmed = time.monotonic()
 
     def start(self, arbiter):
-        import selectors
-
         self.arbiter = arbiter
         arbiter.selector.register(self.listener, selectors.EVENT_READ, self._accept)
 
@@ -346,9 +311,6 @@ class Serve:
         worker.serve_connections(self)
 
     def _accept(self, _):
-        import socket
-        import time
-
         uid = os.getuid()
         while True:
             try:
@@ -384,8 +346,6 @@ class Serve:
                         pass
 
     def _hand(self, child, connection):
-        import socket
-
         try:
             socket.send_fds(child.channel, [b"C"], [connection.fileno()])
         except OSError:  # the worker is gone: reap() hears of it; the connection waits here
@@ -394,9 +354,6 @@ class Serve:
         child.connection, child.busy, child.asked = connection, True, False
 
     def _park(self, connection):
-        import selectors
-        import time
-
         try:
             self.arbiter.selector.register(connection, selectors.EVENT_READ, self._unpark)
         except (ValueError, OSError):
@@ -417,8 +374,6 @@ class Serve:
         connection.close()
 
     def message(self, child, data):
-        import time
-
         for message in data:
             connection, child.connection, child.busy = child.connection, None, False
             child.used = time.monotonic()
@@ -434,9 +389,6 @@ class Serve:
 
     def died(self, child):
         """Its connection stays here; a request it was running gets the reply it kept."""
-        import socket
-
-        from dispatch_worker import BUSY, IDLE
 
         connection, state = child.connection, child.page.read()[0]
         if connection is None:
@@ -458,9 +410,6 @@ class Serve:
         self._drop(connection)
 
     def tick(self, now):
-        from _common import warm
-        from dispatch_worker import IDLE
-
         for connection, since in list(self.parked.items()):
             if now - since > self.http.KEEP_ALIVE_SECONDS:  # as a worker closes an idle one
                 self._drop(connection)
@@ -485,10 +434,6 @@ class Serve:
         return alive
 
     def leave(self):
-        import json
-
-        from _common import warm
-
         try:
             record = os.path.join(self.folder, "server.json")
             if json.loads(warm.read_text(record) or "{}").get("pid") == os.getpid():

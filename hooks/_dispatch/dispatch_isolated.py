@@ -1,60 +1,29 @@
 """The isolated runners: the selected checks run in another process, never in the host's.
 
-    standby = run_in_standby(jobs, stdin_text, hooks_root)   # its pid; 0: nothing ran
+    worker = run_in_standby(jobs, stdin_text, hooks_root)   # its pid; 0: nothing ran
     ForkRunner(guard, close_fds).run(jobs, stdin_text, hooks_root)
 
-Why: a check runs arbitrary code. In the dispatcher's own process it could end
-that process (``os._exit(3)``, a signal, a crash in C code, the OOM killer),
-hold the GIL past every timeout, or keep the host waiting through a child it
-forked, and on Copilot CLI a ``preToolUse`` hook that exits non-zero denies the
-tool call. So the process the host started only selects rows, hands them to a
-worker, enforces the budget from outside and renders the one line itself;
-whatever the worker does, that process exits 0 with a valid line or nothing,
-within the largest selected timeout plus ``MARGIN``.
+A check runs arbitrary code: in the dispatcher's process it could end it, hold the GIL past
+every timeout or keep the host waiting through a child, and on Copilot CLI a ``preToolUse``
+hook that exits non-zero denies the call. So this process only selects rows, hands them to a
+worker, enforces the budget from outside and renders the one line itself: exit 0 with a valid
+line or nothing, within the largest selected timeout plus ``MARGIN``.
 
-The worker is a **standby** of the warm pool when one is ready, else a worker
-**forked** for the call. A fork costs the call a few milliseconds: after it,
-each page either process writes to is copied first. The pool
-(``dispatch_standby``: one resident manager per user, interpreter and hooks tree)
-keeps ``STANDBYS`` workers forked, their pages already copied, waiting on its
-``calls`` FIFO. ``run_in_standby`` writes the call (argv, cwd, umask,
-environment, payload, the selected rows, its code stamp) to a private file,
-makes an empty frames file and a ``done`` FIFO beside it and names them in one
-atomic ``MESSAGE`` on ``calls``. The standby that claims the call (by renaming
-its file) writes a hello frame (its pid, and whether it runs this tree's code)
-and the result frames below to the frames file, then one byte on ``done``; it
-serves one call and exits. The dispatcher wakes once, on ``done`` (the byte, or
-the end of file of a standby that died), and reads the frames file. FIFOs and
-files, not a socket: ``_socket`` alone costs ~1 ms to import. A call nobody claimed within ``READY_WAIT`` is taken back (its file
-removed, which a later claim cannot get past), so a call that is not served ran
-nowhere: no pool yet (this starts one, for the next call), every standby busy,
-or a pool running other code than this tree's. The runtime folder and the pool's are opened
-once per call without following a link and checked by descriptor (this user's, mode 0700), and
-every file of the call is made and opened relative to that descriptor (``open_owned``): a path
-another user can swap leads nowhere; a runtime folder that is not this user's alone is never
-used (every call forks; ``hookmux status`` says why). Linux only (elsewhere a FIFO may
-read as closed before its writer comes, and nothing copies a standby's pages
-ahead of time). ``HOOKMUX_WARM=0`` turns the pool off; ``HOOKMUX_RUNTIME_DIR``
-moves its folder.
+The worker is one of the warm pool's (dispatch_arbiter.py, dispatch_worker.py) when one is
+free, else one forked for the call. ``run_in_standby`` writes the call (argv, cwd, umask,
+environment, payload, rows, code stamp) to a private file, makes its frames file and ``done``
+FIFO beside it and names them in one atomic ``MESSAGE`` on the pool's ``calls`` FIFO (FIFOs
+and files: ``_socket`` alone costs ~1 ms to import). The worker that claims it (by renaming
+it) writes a hello frame (its pid, whether it runs this tree's code), a frame per finished
+check, then one byte on ``done``. A call nobody claimed within ``READY_WAIT`` is taken back,
+so a call that is not served ran nowhere. Every file is opened relative to the pool folder's
+descriptor (``open_owned``); a runtime folder not this user's alone is never used. Linux only;
+``HOOKMUX_WARM=0`` turns the pool off, ``HOOKMUX_RUNTIME_DIR`` moves it.
 
-Either worker runs the ``ThreadRunner`` unchanged (imports, one thread per check,
-thread-local streams) and hands over each job's result as soon as it is known
-(a forked worker on a pipe, a standby in its frames file), one frame per job: a
-4-byte length and a ``marshal``-ed tuple (``FrameWriter`` writes them,
-``read_frames`` and ``split_frames`` read them). So the advice
-of a check that finished is kept when a neighbour later kills the worker. A final empty
-frame says the worker is done. The dispatcher reads frames until that, end of file, or the
-deadline; then it kills the worker if it still
-runs, and every job without a frame is a ``timeout`` (deadline reached) or an
-``error`` (the worker died first: ``worker exit 3``, ``worker signal 9`` for a forked
-worker, whose status its parent learns; ``worker ended`` for a standby).
-
-What is lost, by design: the result of a check still running when a neighbour
-ends the worker, and of every check not finished when one holds the GIL until
-the deadline (the worker cannot send while it is held). A check that forks
-without exec leaves a child that may outlive the hook; the dispatcher does not wait
-for it (it stops at the worker's done frame or the deadline).
-
+A frame is a 4-byte length and a ``marshal``-ed tuple; an empty one says the worker is done.
+Every job without a frame at the done frame, the end of file or the deadline is a ``timeout``
+or an ``error`` in the words of the worker's end (``worker exit 3``, ``worker signal 9``;
+``worker ended`` for a pool's). docs/reliability.md tells what is lost, by design.
 A call that selects no row never gets here (bench B1/B5 compare).
 """
 import marshal

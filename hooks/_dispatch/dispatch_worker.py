@@ -11,8 +11,11 @@ which the arbiter reads. docs/reliability.md and docs/serve.md tell the whole mo
 """
 import _thread
 import marshal
+import mmap
 import os
+import select
 import signal
+import socket
 import struct
 import sys
 import time
@@ -42,8 +45,6 @@ class Page:
     LAYOUT = struct.Struct("<B7xddI")  # state, deadline, last call, kept reply's length
 
     def __init__(self):
-        import mmap
-
         self.map = mmap.mmap(-1, self.HEADER + self.KEPT_MAX)  # shared with the forked worker
 
     def mark(self, state, deadline):
@@ -81,7 +82,6 @@ class Worker:
     def serve_call(self, pool, calls):
         """Claim one call announced on the ``calls`` FIFO of the pool's folder ``pool`` (an fd),
         run it as its caller's process would, write its frames, exit."""
-        import select
 
         while True:
             ready = select.select([calls, self.channel], [], [])[0]
@@ -113,8 +113,9 @@ class Worker:
         if current:
             argv, cwd, umask, environ, stdin_text, hooks_root, rows = call[1:]
             _become(argv, cwd, umask, environ)
-            jobs = [core.Outcome(manifest_module.Row(None, index, {"script": path, "args": args, "timeout": timeout, "isolate": isolate},
-                                "/")) for index, path, args, timeout, isolate in rows]
+            jobs = [core.Outcome(manifest_module.Row(None, index, {"script": path, "args": args, "timeout": timeout,
+                                                                   "isolate": isolate}, "/"))
+                    for index, path, args, timeout, isolate in rows]
 
             def late(_):
                 send.done()
@@ -129,7 +130,6 @@ class Worker:
 
     def serve_connections(self, serve):
         """Serve the connections the arbiter hands over, until it is gone."""
-        import socket
 
         self.serve = serve
         self.http = serve.http
@@ -153,7 +153,6 @@ class Worker:
 
     def _connection(self, sock):
         """Serve ``sock``'s requests; b"F" once it is closed, b"P" when handed back."""
-        import select
 
         conn = self.http.Connection(sock, self.serve.secret)
         poller = select.poll()
