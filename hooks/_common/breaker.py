@@ -82,8 +82,11 @@ def settings():
 
 
 def _number(name, default, kind):
+    text = os.environ.get(name)
+    if not text:
+        return default
     try:
-        value = kind(os.environ.get(name, ""))
+        value = kind(text)
     except ValueError:
         return default
     return value if value > 0 and value == value and value != float("inf") else default
@@ -92,10 +95,17 @@ def _number(name, default, kind):
 def path_for(hooks_root, directory=None):
     """The tree's file: named by a 64-bit FNV-1a of its absolute path (no hash module to import:
     a name only has to differ between the trees of one user)."""
-    digest = 0xCBF29CE484222325
-    for byte in os.path.abspath(hooks_root).encode("utf-8", "surrogatepass"):
-        digest = ((digest ^ byte) * 0x100000001B3) & 0xFFFFFFFFFFFFFFFF
-    return os.path.join(directory or os.path.join(_state().state_dir(), FOLDER), "%016x%s" % (digest, SUFFIX))
+    key = os.path.abspath(hooks_root)
+    digest = _DIGESTS.get(key)
+    if digest is None:  # a serve worker asks for every request
+        digest = 0xCBF29CE484222325
+        for byte in key.encode("utf-8", "surrogatepass"):
+            digest = ((digest ^ byte) * 0x100000001B3) & 0xFFFFFFFFFFFFFFFF
+        digest = _DIGESTS[key] = "%016x" % digest
+    return os.path.join(directory or os.path.join(_state().state_dir(), FOLDER), digest + SUFFIX)
+
+
+_DIGESTS = {}
 
 
 def stamp_of(path):

@@ -10,21 +10,20 @@ and leaves when idle. It never runs a check. Where calls come from is the one di
 exits), or ``Serve``, Claude Code's HTTP hooks (a loopback listener whose connections it hands
 to workers, keeping a copy of each; a worker serves many). docs/reliability.md, docs/serve.md.
 """
+import _socket
 import collections
 import fcntl
 import json
 import os
-import selectors
+import select
 import signal
-import socket
 import sys
 import time
 
-import dispatch_http
 import dispatch_isolated  # it puts the hooks tree on sys.path, for _common
 import dispatch_runner
 import dispatch_worker
-from _common import loopback, warm
+from _common import warm
 from dispatch_worker import BUSY, IDLE
 
 PRELOADED = ("re", "json", "_sha2", "_sha256")  # what most checks import: loaded once, here
@@ -56,8 +55,9 @@ class Arbiter:
     def __init__(self, source):
         self.source = source
         self.stamp = dispatch_isolated.code_stamp()  # of the code loaded now: an upgrade makes it stale
+        self.madvise = dispatch_worker.page_toucher()
         self.children = {}  # pid -> Child
-        self.selector = selectors.DefaultSelector()
+        self.selector = _Watched()
         self.wake_r, self.wake_w = os.pipe()
         self.stopping = False
 
@@ -66,18 +66,18 @@ class Arbiter:
         signal.set_wakeup_fd(self.wake_w)  # a worker that dies wakes us at once
         signal.signal(signal.SIGCHLD, _ignore)
         signal.signal(signal.SIGTERM, self.stop)
-        self.selector.register(self.wake_r, selectors.EVENT_READ, None)
+        self.selector.register(self.wake_r, None)
         try:
             self.source.start(self)
             while not self.stopping:
                 self.fill()
-                for key, _ in self.selector.select(self.source.TICK):
-                    if key.data is None:
+                for watched, data in self.selector.select(self.source.TICK):
+                    if data is None:
                         os.read(self.wake_r, 4096)
-                    elif isinstance(key.data, Child):
-                        self.message(key.data)
+                    elif isinstance(data, Child):
+                        self.message(data)
                     else:
-                        key.data(key.fileobj)
+                        data(watched)
                 self.reap()
                 now = time.monotonic()
                 for child in list(self.children.values()):
@@ -102,7 +102,7 @@ class Arbiter:
             free += 1
 
     def fork(self):
-        channel, theirs = socket.socketpair()
+        channel, theirs = _socket.socketpair()  # not socket.py: 0.5 MB more for each worker to copy
         page = dispatch_worker.Page()
         pid = os.fork()
         if pid == 0:
@@ -110,7 +110,6 @@ class Arbiter:
                 signal.set_wakeup_fd(-1)
                 for signum in (signal.SIGCHLD, signal.SIGTERM):
                     signal.signal(signum, signal.SIG_DFL)
-                self.selector.close()
                 for fd in (self.wake_r, self.wake_w):
                     os.close(fd)
                 for sock in [channel] + [child.channel for child in self.children.values()] + self.source.sockets():
@@ -120,7 +119,7 @@ class Arbiter:
                 os._exit(0)
         theirs.close()
         child = self.children[pid] = Child(pid, channel, page)
-        self.selector.register(channel, selectors.EVENT_READ, child)
+        self.selector.register(channel, child)
         return child
 
     def message(self, child):
@@ -137,10 +136,7 @@ class Arbiter:
     def retire(self, child):
         """End ``child`` when it is next idle (end of file on its channel)."""
         self.children.pop(child.pid, None)
-        try:
-            self.selector.unregister(child.channel)
-        except (KeyError, ValueError):
-            pass
+        self.selector.unregister(child.channel)
         child.channel.close()
         child.page.map.close()
 
@@ -156,6 +152,27 @@ class Arbiter:
             if child is not None:
                 self.source.died(child)
                 self.retire(child)
+
+
+class _Watched:
+    """What the arbiter waits for: ``select.poll``, which has no fd a forked worker must close."""
+
+    def __init__(self):
+        self.poll, self.watched, self.fds = select.poll(), {}, {}
+
+    def register(self, what, data):
+        fd = what if isinstance(what, int) else what.fileno()
+        self.poll.register(fd, select.POLLIN)
+        self.watched[fd], self.fds[id(what)] = (what, data), fd
+
+    def unregister(self, what):
+        fd = self.fds.pop(id(what), None)
+        if fd is not None:
+            self.watched.pop(fd, None)
+            self.poll.unregister(fd)
+
+    def select(self, timeout):
+        return [self.watched[fd] for fd, _ in self.poll.poll(timeout * 1000) if fd in self.watched]
 
 
 def _ignore(signum, frame):
@@ -286,6 +303,11 @@ class Serve:
     TRIM_SECONDS, IDLE_TRIM_SECONDS = 5.0, 120.0
 
     def __init__(self, hooks, listener, idle):
+        import socket
+
+        import dispatch_http  # hmac loads OpenSSL: more pages for each of a pool's workers to copy
+        from _common import loopback
+
         self.hooks, self.idle, self.http, self.loopback = hooks, idle, dispatch_http, loopback
         self.folder = warm.serve_folder(hooks)
         self.secret = (warm.read_text(os.path.join(self.folder, "secret")) or "").encode("ascii")
@@ -302,7 +324,7 @@ class Serve:
 
     def start(self, arbiter):
         self.arbiter = arbiter
-        arbiter.selector.register(self.listener, selectors.EVENT_READ, self._accept)
+        arbiter.selector.register(self.listener, self._accept)
 
     def sockets(self):
         return [self.listener] + list(self.connections)
@@ -311,6 +333,8 @@ class Serve:
         worker.serve_connections(self)
 
     def _accept(self, _):
+        import socket
+
         uid = os.getuid()
         while True:
             try:
@@ -346,6 +370,8 @@ class Serve:
                         pass
 
     def _hand(self, child, connection):
+        import socket
+
         try:
             socket.send_fds(child.channel, [b"C"], [connection.fileno()])
         except OSError:  # the worker is gone: reap() hears of it; the connection waits here
@@ -355,7 +381,7 @@ class Serve:
 
     def _park(self, connection):
         try:
-            self.arbiter.selector.register(connection, selectors.EVENT_READ, self._unpark)
+            self.arbiter.selector.register(connection, self._unpark)
         except (ValueError, OSError):
             self._drop(connection)
             return
@@ -389,6 +415,8 @@ class Serve:
 
     def died(self, child):
         """Its connection stays here; a request it was running gets the reply it kept."""
+        import socket
+
 
         connection, state = child.connection, child.page.read()[0]
         if connection is None:

@@ -15,7 +15,6 @@ import mmap
 import os
 import select
 import signal
-import socket
 import struct
 import sys
 import time
@@ -74,8 +73,11 @@ class Worker:
         self.arbiter = arbiter
         self.channel = channel
         self.page = page
-        page.map[Page.HEADER:] = bytes(Page.KEPT_MAX)  # faulted in now, not over the worker's life
-        _copy_pages()
+        import gc
+
+        gc.freeze()  # what the arbiter loaded is never traversed (nor its pages written) by a collection
+        if arbiter.madvise is not None:
+            _copy_pages(arbiter.madvise)
 
     # ------------------------------------------------------------ a command hook's call
 
@@ -131,6 +133,9 @@ class Worker:
     def serve_connections(self, serve):
         """Serve the connections the arbiter hands over, until it is gone."""
 
+        import socket
+
+        self.page.map[Page.HEADER:] = bytes(Page.KEPT_MAX)  # faulted in now, not over the worker's life
         self.serve = serve
         self.http = serve.http
         self.runner = WarmRunner(self.page, report=self._keep_advice, late=self._answer_late, cache={})
@@ -139,7 +144,7 @@ class Worker:
         self.tree = _scan(serve.hooks)
         self.scanned = time.monotonic()
         self.served = 0
-        self.current = None
+        self.current = self.cwd = None
         self.threads = _thread._count()
         while True:
             data, fds, _, _ = socket.recv_fds(self.channel, 1, 1)
@@ -298,10 +303,14 @@ class Worker:
 
     def _chdir(self, cwd):
         """The checks run in the payload's cwd, as the command hook runs in the host's; else in /."""
-        try:
-            os.chdir(cwd or "/")
-        except OSError:
-            os.chdir("/")
+        target = cwd or "/"
+        if target != self.cwd:
+            try:
+                os.chdir(target)
+            except OSError:
+                target = "/"
+                os.chdir(target)
+            self.cwd = target
 
     def _threads_left(self):
         """Whether a check left a thread running (the import thread is given THREAD_END_SECONDS)."""
@@ -386,6 +395,8 @@ class WarmRunner:
         self.wake.acquire()
         self.watching = False
         _thread.start_new_thread(self._rescuer, ())
+        dispatch_runner.prepare().installed().__enter__()  # the checks' streams, for the worker's life
+        self.streams = (sys.stdin, sys.stdout, sys.stderr)
 
     def run(self, jobs, stdin_text, hooks_root):
         self.jobs, self.timed_out = jobs, False
@@ -402,13 +413,11 @@ class WarmRunner:
             signal.setitimer(signal.ITIMER_REAL, 0)
 
     def _run(self, checks, stdin_text, budget_end):
-        # Installed anew for the imports and for the run: what a check does to sys.std* is undone.
-        streams = dispatch_runner.prepare()
         before = len(self.slots)
-        with streams.installed():
-            loaded = self._load(checks, budget_end)
-        with streams.installed():
-            self._run_loaded(loaded, stdin_text, budget_end)
+        loaded = self._load(checks, budget_end)
+        sys.stdin, sys.stdout, sys.stderr = self.streams  # what a check's import did to them is undone
+        self._run_loaded(loaded, stdin_text, budget_end)
+        sys.stdin, sys.stdout, sys.stderr = self.streams
         self.timed_out = self.timed_out or any(job.kind == "timeout" for job in self.jobs)
         self.new_slots = len(self.slots) - before
 
@@ -598,19 +607,27 @@ def _become(argv, cwd, umask, environ):
                 os.environ[name] = value
 
 
-def _copy_pages():
-    """Write-fault every private writable page now, while nobody waits: after it, a call writes
-    to pages of its own and takes no copy-on-write fault."""
+def page_toucher():
+    """``madvise`` from the C library (loaded by the arbiter, once), or None where there is none."""
     if not sys.platform.startswith("linux"):
-        return
+        return None
     try:
         import ctypes
 
         madvise = ctypes.CDLL(None).madvise
         madvise.argtypes = [ctypes.c_void_p, ctypes.c_size_t, ctypes.c_int]
+        return madvise
+    except Exception:
+        return None
+
+
+def _copy_pages(madvise):
+    """Write-fault every private writable page now, while nobody waits: after it, a call writes
+    to pages of its own and takes no copy-on-write fault."""
+    try:
         with open("/proc/self/maps", "rb") as maps:
             lines = maps.read().splitlines()
-    except Exception:
+    except OSError:
         return
     for line in lines:
         fields = line.split()
