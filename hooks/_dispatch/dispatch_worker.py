@@ -10,6 +10,7 @@ only the advice of the check that killed it. Each writes its state and deadline 
 which the arbiter reads. docs/reliability.md and docs/serve.md tell the whole model.
 """
 import _thread
+import gc
 import marshal
 import mmap
 import os
@@ -67,14 +68,14 @@ class Page:
 
 
 class Worker:
+    """A process forked by the arbiter: ``serve_call`` or ``serve_connections``, then its end."""
+
     def __init__(self, arbiter, channel, page):
         global _PID
         _PID = os.getpid()
         self.arbiter = arbiter
         self.channel = channel
         self.page = page
-        import gc
-
         gc.freeze()  # what the arbiter loaded is never traversed (nor its pages written) by a collection
         if arbiter.madvise is not None:
             _copy_pages(arbiter.madvise)
@@ -84,7 +85,6 @@ class Worker:
     def serve_call(self, pool, calls):
         """Claim one call announced on the ``calls`` FIFO of the pool's folder ``pool`` (an fd),
         run it as its caller's process would, write its frames, exit."""
-
         while True:
             ready = select.select([calls, self.channel], [], [])[0]
             if self.channel in ready:
@@ -132,7 +132,6 @@ class Worker:
 
     def serve_connections(self, serve):
         """Serve the connections the arbiter hands over, until it is gone."""
-
         import socket
 
         self.page.map[Page.HEADER:] = bytes(Page.KEPT_MAX)  # faulted in now, not over the worker's life
@@ -158,7 +157,6 @@ class Worker:
 
     def _connection(self, sock):
         """Serve ``sock``'s requests; b"F" once it is closed, b"P" when handed back."""
-
         conn = self.http.Connection(sock, self.serve.secret)
         poller = select.poll()
         poller.register(sock.fileno(), select.POLLIN)
@@ -327,8 +325,6 @@ class Worker:
         imported check (a file a check loads by path while it runs is seen here)."""
         self.served += 1
         if self.served % COLLECT_EVERY == 0:
-            import gc
-
             gc.collect()
         now = time.monotonic()
         if now - self.scanned >= RESCAN_SECONDS:
