@@ -321,18 +321,21 @@ class Worker:
 
     def _after_reply(self):
         """Every COLLECT_EVERY requests a full collection (a long-lived worker's memory stays
-        flat); at most once a second, any change of a .py file under the tree drops every
-        imported check (a file a check loads by path while it runs is seen here)."""
+        flat); at most once a second, and after a request that imported a check, any change of
+        a .py file under the tree drops every imported check (a file a check loads by path while
+        it runs is seen here), unless the change is only the files that request imported."""
         self.served += 1
         if self.served % COLLECT_EVERY == 0:
             gc.collect()
         now = time.monotonic()
-        if now - self.scanned >= RESCAN_SECONDS:
+        if now - self.scanned >= RESCAN_SECONDS or self.runner.fresh:
             self.scanned = now
             tree = _scan(self.serve.hooks)
             if tree != self.tree:
+                changed = {path for path in set(tree) | set(self.tree) if tree.get(path) != self.tree.get(path)}
+                if not changed <= self.runner.fresh:  # not only what this request imported anew
+                    self.runner.cache.clear()
                 self.tree = tree
-                self.runner.cache.clear()
 
 
 class _Current:
@@ -387,6 +390,7 @@ class WarmRunner:
         self.queue, self.rescued, self.running_since = [], [], None
         self.checks = None  # the checks of the call that runs, for the rescuer
         self.timed_out = self.imported = False
+        self.fresh = set()  # the files of the checks this call imported anew (their cache entries)
         self.wake = _thread.allocate_lock()  # the rescuer sleeps on it between calls: no wake-ups
         self.wake.acquire()
         self.watching = False
@@ -485,7 +489,7 @@ class WarmRunner:
                 check.main = entry[2]
             else:
                 stale.append(check)
-        self.imported = bool(stale)
+        self.imported, self.fresh = bool(stale), set()
         if not stale:
             return checks
         failed = set()
@@ -535,6 +539,7 @@ class WarmRunner:
         files, memo = tuple(sorted(files)), {}
         self.cache[(check.script, check.root, check.isolate)] = (files, [_stamp(path, memo) for path in files],
                                                                  check.main)
+        self.fresh.update(files)
 
 
 def _run_one(check, stdin_text):
