@@ -40,7 +40,7 @@ def test_ignored_advisory_goes_quiet_while_a_new_hazard_surfaces(claude_cli, san
                              "--allowedTools", "Bash")
         assert run.proc.returncode == 0, run.proc.stderr
         advised = _advisories(run.after(0))
-        assert len(advised) == 1 and "GIT-RESET-HARD" in advised[0], (session, run.after(0).extra)
+        assert len(advised) == 1 and "GIT-RESET-HARD" in advised[0], (session, run.after(0).extra, run.hook_runs())
         assert _advisories(run.after(1)) == [], "the seen-map keeps a session's repeat quiet"
         assert run.claude_hook_errors() == []
     ignored = [r for r in _history(sandbox) if r["k"] == "reaction" and r["r"] == "ignored"]

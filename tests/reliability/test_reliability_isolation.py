@@ -91,7 +91,7 @@ def test_the_host_sees_exit_0_and_a_valid_line_within_the_bound(tmp_path, kind, 
             elapsed = time.monotonic() - started
             assert process.returncode == 0, (process.returncode, stderr)
             assert elapsed < BOUND, elapsed
-            assert assert_dispatcher_output(stdout, event) == SENTINEL, stdout
+            assert assert_dispatcher_output(stdout, event) == SENTINEL, (stdout, stderr.decode(errors="replace"))
             if worker == "forked" or WORKERS["forked"] not in stderr.decode():
                 break
             time.sleep(0.5)
