@@ -11,6 +11,7 @@ exits), or ``Serve``, Claude Code's HTTP hooks (a loopback listener whose connec
 to workers, keeping a copy of each; a worker serves many). docs/reliability.md, docs/serve.md.
 """
 import _socket
+import collections
 import fcntl
 import json
 import os
@@ -44,8 +45,9 @@ def main(argv):
 class Child:
     def __init__(self, pid, channel, page):
         self.pid, self.channel, self.page = pid, channel, page
-        self.busy = False  # serving a call (Pool) or holding connections (Serve)
-        self.held = set()  # the connections it was handed (Serve)
+        self.busy = False  # serving a call (Pool) or holding a connection (Serve)
+        self.connection = None
+        self.asked = False  # to hand its idle connection back
         self.used = time.monotonic()
 
 
@@ -146,7 +148,7 @@ class Arbiter:
                 return
             if not pid:
                 return
-            child = self.children.pop(pid, None)
+            child = self.children.get(pid)
             if child is not None:
                 self.source.died(child)
                 self.retire(child)
@@ -158,9 +160,9 @@ class _Watched:
     def __init__(self):
         self.poll, self.watched, self.fds = select.poll(), {}, {}
 
-    def register(self, what, data, events=select.POLLIN):
+    def register(self, what, data):
         fd = what if isinstance(what, int) else what.fileno()
-        self.poll.register(fd, events)
+        self.poll.register(fd, select.POLLIN)
         self.watched[fd], self.fds[id(what)] = (what, data), fd
 
     def unregister(self, what):
@@ -287,15 +289,13 @@ class Serve:
 
     A connection whose client socket belongs to another user (its uid from the kernel:
     _common/loopback.py) is closed as it is accepted, before a byte of it is read, and never
-    counts against MAX_CONNECTIONS. Each other one is handed to a worker for its life: a free
-    one (the one used last), else a new one, else (``most`` workers) the one holding fewest;
-    a worker serves the requests of its connections one at a time. The arbiter keeps a copy of
-    each, watched only for its end (the worker shuts it down: POLLHUP). A worker that dies
-    leaves its connections here: a request under way gets the reply the worker kept (the
-    finished checks' advice, or empty) and its connection is closed; the idle ones go to
-    another worker. It leaves after ``idle`` seconds without a request, unless a Claude Code
-    session it serves still runs (``sessions/<pid>``, noted by the SessionStart hook: its port
-    must not be left to another user mid-session), or on SIGTERM."""
+    counts against MAX_CONNECTIONS. Each other one goes to a free worker, or waits until one is
+    free (workers holding idle connections are asked to hand theirs back); an idle one no worker
+    holds is watched here until its next request. A worker that dies leaves its connection here:
+    a request under way gets the reply the worker kept (the finished checks' advice, or empty).
+    It leaves after ``idle`` seconds without a request, unless a Claude Code session it serves
+    still runs (``sessions/<pid>``, noted by the SessionStart hook: its port must not be left to
+    another user mid-session), or on SIGTERM."""
 
     TICK, FREE, LEAST = 0.25, 2, 2
     most = max(4, 4 * (os.cpu_count() or 1))
@@ -317,7 +317,9 @@ class Serve:
         for fd in (0, 1, 2):  # nothing a worker or its children write reaches a terminal or a pipe
             os.dup2(devnull, fd)
         os.close(devnull)
-        self.connections = {}  # every open client connection (this process's copy) -> its worker
+        self.connections = set()  # every open client connection: this process's copy
+        self.waiting = collections.deque()  # connections with a request and no worker yet
+        self.parked = {}  # connection -> when it was parked (idle, watched here)
         self.last_accept = self.trimmed = time.monotonic()
 
     def start(self, arbiter):
@@ -347,68 +349,101 @@ class Serve:
                 connection.close()  # another user's (or gone): not a byte of it read
                 continue
             connection.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
-            self.arbiter.selector.register(connection, self._ended, 0)  # POLLHUP only
+            self.connections.add(connection)
             self.last_accept = time.monotonic()
-            self._hand(connection)
+            self._assign(connection)
 
-    def _hand(self, connection):
+    def _assign(self, connection):
+        free = [child for child in self.arbiter.children.values() if not child.busy]
+        if free:
+            self._hand(max(free, key=lambda child: child.used), connection)  # the one used last: warm
+        elif len(self.arbiter.children) < self.most:
+            self._hand(self.arbiter.fork(), connection)
+        else:
+            self.waiting.append(connection)
+            for child in self.arbiter.children.values():
+                if child.connection is not None and not child.asked:
+                    child.asked = True
+                    try:
+                        child.channel.send(b"R")
+                    except OSError:
+                        pass
+
+    def _hand(self, child, connection):
         import socket
 
-        self.connections[connection] = None  # a worker forked for it closes its copy
-        children = self.arbiter.children.values()
-        free = [child for child in children if not child.held]
-        if free:
-            child = max(free, key=lambda child: child.used)  # the one used last: its checks are imported
-        elif len(children) < self.most:
-            child = self.arbiter.fork()
-        else:
-            child = min(children, key=lambda child: len(child.held))
-        self.connections[connection] = child
-        child.held.add(connection)
-        child.busy, child.used = True, time.monotonic()
         try:
-            socket.send_fds(child.channel, [b"%8d" % connection.fileno()], [connection.fileno()])
-        except OSError:  # the worker is gone: reap() hears of it and hands the connection on
-            pass
+            socket.send_fds(child.channel, [b"C"], [connection.fileno()])
+        except OSError:  # the worker is gone: reap() hears of it; the connection waits here
+            self._park(connection)
+            return
+        child.connection, child.busy, child.asked = connection, True, False
 
-    def _ended(self, connection):
-        """Its worker shut it down (or the client reset it): this copy goes too."""
-        child = self.connections.pop(connection, None)
-        if child is not None:
-            child.held.discard(connection)
-            child.busy, child.used = bool(child.held), time.monotonic()
+    def _park(self, connection):
+        try:
+            self.arbiter.selector.register(connection, self._unpark)
+        except (ValueError, OSError):
+            self._drop(connection)
+            return
+        self.parked[connection] = time.monotonic()
+
+    def _unpark(self, connection):
+        """A request starts on a connection no worker holds."""
         self.arbiter.selector.unregister(connection)
+        self.parked.pop(connection, None)
+        self._assign(connection)
+
+    def _drop(self, connection):
+        if self.parked.pop(connection, None) is not None:
+            self.arbiter.selector.unregister(connection)
+        self.connections.discard(connection)
         connection.close()
 
     def message(self, child, data):
-        pass
+        for message in data:
+            connection, child.connection, child.busy = child.connection, None, False
+            child.used = time.monotonic()
+            if connection is not None:
+                (self._park if message == ord("P") else self._drop)(connection)  # P: handed back, F: closed
+        self._next_waiting(child)
+
+    def _next_waiting(self, child):
+        while self.waiting and child.connection is None:
+            connection = self.waiting.popleft()
+            if connection in self.connections:
+                self._hand(child, connection)
 
     def died(self, child):
-        """A request it was running gets the reply it kept; its other connections go on elsewhere."""
+        """Its connection stays here; a request it was running gets the reply it kept."""
         import socket
 
-        state, _, _, _, serving = child.page.read()
-        for connection in list(child.held):
-            self.connections.pop(connection, None)
-            if state == IDLE or serving != connection.fileno():
-                self._hand(connection)
-                continue
-            if state == BUSY:
-                kept = child.page.kept()
-                try:  # what the socket's buffer takes at once: a client that does not read stalls nobody
-                    connection.setblocking(False)
-                    connection.send(self.http.head(200, len(kept), True) + kept)
-                except OSError:
-                    pass
-            try:
-                connection.shutdown(socket.SHUT_RDWR)
+
+        connection, state = child.connection, child.page.read()[0]
+        if connection is None:
+            return
+        if state == IDLE:
+            self._park(connection)
+            return
+        if state == BUSY:
+            kept = child.page.kept()
+            try:  # what the socket's buffer takes at once: a client that does not read stalls nobody
+                connection.setblocking(False)
+                connection.send(self.http.head(200, len(kept), True) + kept)
             except OSError:
                 pass
-            self._ended(connection)
-        child.held.clear()
+        try:
+            connection.shutdown(socket.SHUT_RDWR)
+        except OSError:
+            pass
+        self._drop(connection)
 
     def tick(self, now):
+        for connection, since in list(self.parked.items()):
+            if now - since > self.http.KEEP_ALIVE_SECONDS:  # as a worker closes an idle one
+                self._drop(connection)
         children = self.arbiter.children.values()
+        while self.waiting and len(children) < self.most:
+            self._next_waiting(self.arbiter.fork())
         if now - self.trimmed > self.TRIM_SECONDS:
             self.trimmed = now
             free = sorted((child for child in children if not child.busy), key=lambda child: child.used)

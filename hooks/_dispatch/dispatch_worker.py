@@ -38,25 +38,20 @@ IDLE, BUSY, REPLYING = 0, 1, 2
 
 class Page:
     """What a worker shares with the arbiter, with no message per call: its state, its deadline,
-    its last call, the connection it serves (serve: the arbiter's fd number of it) and the
-    reply of the checks that finished so far (``keep``)."""
+    its last call, and the reply of the checks that finished so far (``keep``)."""
 
     HEADER = 64
     KEPT_MAX = 256 << 10  # a capped context (dispatch_core.MAX_CONTEXT_CHARS) escaped as JSON fits
-    LAYOUT = struct.Struct("<B7xddIi")  # state, deadline, last call, kept reply's length, serving
-    STATE = struct.Struct("<B7xdd")
+    LAYOUT = struct.Struct("<B7xddI")  # state, deadline, last call, kept reply's length
 
     def __init__(self):
         self.map = mmap.mmap(-1, self.HEADER + self.KEPT_MAX)  # shared with the forked worker
 
     def mark(self, state, deadline):
-        self.STATE.pack_into(self.map, 0, state, deadline, time.monotonic())
-
-    def serving(self, connection):
-        struct.pack_into("<i", self.map, 28, connection)
+        self.LAYOUT.pack_into(self.map, 0, state, deadline, time.monotonic(), self.read()[3])
 
     def read(self):
-        """(state, deadline, last call, kept length, serving)."""
+        """(state, deadline, last call, kept length)."""
         return self.LAYOUT.unpack_from(self.map, 0)
 
     def keep(self, reply):
@@ -136,7 +131,7 @@ class Worker:
     # ------------------------------------------------------------ hookmux serve
 
     def serve_connections(self, serve):
-        """Serve the connections the arbiter hands over, one request at a time, until it is gone."""
+        """Serve the connections the arbiter hands over, until it is gone."""
         import socket
 
         self.page.map[Page.HEADER:] = bytes(Page.KEPT_MAX)  # faulted in now, not over the worker's life
@@ -150,55 +145,52 @@ class Worker:
         self.served = 0
         self.current = self.cwd = None
         self.threads = _thread._count()
-        held = {}  # fd -> [Connection, the arbiter's number for it, when it is closed if silent]
-        poller = select.poll()
-        poller.register(self.channel.fileno(), select.POLLIN)
         while True:
-            now = time.monotonic()
-            for fd, (conn, _, silent_until) in list(held.items()):
-                if now >= silent_until:  # silent too long
-                    self._end(conn, fd, held, poller)
-            wait = min([entry[2] for entry in held.values()] or [now + 3600]) - now
-            for fd, _ in poller.poll(max(0.0, wait) * 1000):
-                if fd == self.channel.fileno():
-                    data, fds, _, _ = socket.recv_fds(self.channel, 8, 1)
-                    if not data:
-                        return  # the arbiter is gone
-                    for new in fds:
-                        held[new] = [self.http.Connection(socket.socket(fileno=new), serve.secret), int(data),
-                                     time.monotonic() + self.http.READ_TIMEOUT]
-                        poller.register(new, select.POLLIN)
-                elif fd in held:
-                    entry = held[fd]
-                    if self._requests(entry[0], entry[1]):
-                        entry[2] = time.monotonic() + self.http.KEEP_ALIVE_SECONDS
-                    else:
-                        self._end(entry[0], fd, held, poller)
+            data, fds, _, _ = socket.recv_fds(self.channel, 1, 1)
+            if not data:
+                return
+            if data == b"C" and fds:
+                self.channel.sendall(self._connection(socket.socket(fileno=fds[0])))
+            else:  # a late "R": this worker holds no connection any more
+                for fd in fds:
+                    os.close(fd)
 
-    def _requests(self, conn, number):
-        """Answer the request that starts on ``conn`` (and any already read behind it); whether
-        the connection stays open."""
+    def _connection(self, sock):
+        """Serve ``sock``'s requests; b"F" once it is closed, b"P" when handed back."""
+        conn = self.http.Connection(sock, self.serve.secret)
+        poller = select.poll()
+        poller.register(sock.fileno(), select.POLLIN)
+        poller.register(self.channel.fileno(), select.POLLIN)
+        give_back = False
+        wait = self.http.READ_TIMEOUT  # for the first request; then the keep-alive limit
         while True:
+            if conn.idle:
+                ready = dict(poller.poll(0 if give_back else wait * 1000))
+                if not ready and not give_back:  # silent too long
+                    conn.end()
+                    return b"F"
+                if self.channel.fileno() in ready:
+                    message = self.channel.recv(1)
+                    if not message:
+                        os._exit(0)  # the arbiter is gone
+                    give_back = give_back or message == b"R"
+                if sock.fileno() not in ready:
+                    if give_back:
+                        sock.close()  # this copy only: the arbiter keeps the connection
+                        return b"P"
+                    continue
             request = conn.next_request()
             if request is None:
-                return False
-            if request.kind != "health":
-                self.page.serving(number)
-                self._answer(conn, request)
+                conn.end()
+                return b"F"
+            if request.kind == "health":
+                conn.reply(200, b'{"pid": %d}' % os.getppid(), close=not request.keep)
             else:
-                try:
-                    conn.reply(200, b'{"pid": %d}' % os.getppid(), close=not request.keep)
-                except OSError:
-                    return False
+                self._answer(conn, request)
             if not request.keep:
-                return False
-            if conn.idle:
-                return True
-
-    def _end(self, conn, fd, held, poller):
-        poller.unregister(fd)
-        del held[fd]
-        conn.end()
+                conn.end()
+                return b"F"
+            wait = self.http.KEEP_ALIVE_SECONDS
 
     def _answer(self, conn, request):
         self.page.mark(BUSY, time.monotonic() + SELECTING_SECONDS)

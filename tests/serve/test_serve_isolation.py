@@ -3,7 +3,6 @@ from __future__ import annotations
 
 import http.client
 import json
-import os
 import textwrap
 import time
 from pathlib import Path
@@ -237,34 +236,6 @@ def test_a_check_that_forks_without_exec_gets_one_reply_per_request(server):
         conn.close()
     assert all(status == 200 for status, _ in replies)
     assert [json.loads(body)["hookSpecificOutput"]["additionalContext"] for _, body in replies] == ["worker"] * 4
-
-
-def test_a_dying_worker_hands_its_other_connections_on_unclosed(server):
-    """More keep-alive connections than workers (4 per core at most): some worker holds two. Each
-    connection in turn runs a check that ends its worker mid-request; that connection gets its
-    empty 200 and is closed, and every later one still answers on its own socket, so the
-    connections a dying worker held went on to another worker, none closed under its client."""
-    _write_manifest(server, [
-        {"name": "exit", "script": _check(server, "exit.py", "import os\ndef main():\n    os._exit(3)\n"),
-         "timeout": 1, "matcher": "^Exit$"},
-        {"name": "say", "script": _check(server, "say.py", EMIT % "still here"), "timeout": 5, "matcher": "^Say$"}])
-    path = "/%s/PreToolUse" % server.secret
-    conns = [http.client.HTTPConnection("127.0.0.1", server.port, timeout=30) for _ in range(4 * os.cpu_count() + 4)]
-    try:
-        for conn in conns:
-            assert post_on(conn, path, _tool("Say"))[0] == 200
-        sockets = [conn.sock for conn in conns]
-        for index, conn in enumerate(conns):
-            assert post_on(conn, path, _tool("Exit")) == (200, b"")
-            assert conn.sock is None  # closed by the server (Connection: close)
-            for later, other in enumerate(conns[index + 1:], index + 1):
-                status, body = post_on(other, path, _tool("Say"))
-                assert status == 200 and json.loads(body)["hookSpecificOutput"]["additionalContext"] == "still here"
-                assert other.sock is sockets[later], later
-    finally:
-        for conn in conns:
-            conn.close()
-    assert server.proc.poll() is None
 
 
 def _switches(pid):
