@@ -67,9 +67,10 @@ _SPECIAL_PARAMS = frozenset("@*#?$!-0123456789")
 class Command(object):
     """One simple command that would run (see the module docstring)."""
 
-    __slots__ = ("argv", "words", "origin", "assigns", "unknown_args", "piped_from", "writes", "write_words")
+    __slots__ = ("argv", "words", "origin", "assigns", "shell_vars", "unknown_args", "piped_from", "writes",
+                 "write_words")
 
-    def __init__(self, words, origin=(), assigns=None, unknown_args=False, piped_from="", writes=()):
+    def __init__(self, words, origin=(), assigns=None, unknown_args=False, piped_from="", writes=(), shell_vars=None):
         words = tuple(words)
         argv = [parts[0][1] if len(parts) == 1 and parts[0][0] in _PLAIN else render(parts) for parts in words]
         if argv:
@@ -82,6 +83,9 @@ class Command(object):
         self.origin = tuple(origin)
         #: VAR=value assignments in effect
         self.assigns = dict(assigns or {})
+        #: the shell's own variables, without the command's prefix assignments: the shell expands
+        #: the words (``~``, ``$VAR``) with these, the program's environment has ``assigns``
+        self.shell_vars = self.assigns if shell_vars is None else dict(shell_vars)
         #: arguments appended at run time (xargs, find -exec {})
         self.unknown_args = bool(unknown_args)
         #: the program feeding its stdin or script, or ""
@@ -844,6 +848,7 @@ def _interpret(words, origin, env, depth, dialect, budget, out, raw=None, unknow
             env.update(local)  # a plain assignment statement lasts for the later commands
         return
     assigns = local if local is not None else env
+    shell_vars = dict(env)  # before a wrapper (`env VAR=…`) adds to the program's environment
     if raw is not None and render(words[0]) in _SETS_VARIABLES and (raw.guard or render(words[0]) not in ("[", "test")):
         _declare(words, env)
     if raw is not None and not piped:
@@ -867,7 +872,7 @@ def _interpret(words, origin, env, depth, dialect, budget, out, raw=None, unknow
             unknown = True
     name = program_name(render(words[0]))
     key = "sh" if name in ("$SHELL", "${SHELL}", "$BASH", "${BASH}") else name.lower()  # "$SHELL" -c '…'
-    command = Command(words, origin, assigns, unknown, piped, raw.writes if raw is not None else ())
+    command = Command(words, origin, assigns, unknown, piped, raw.writes if raw is not None else (), shell_vars)
     out.append(command)
     if depth >= MAX_DEPTH:
         return

@@ -123,7 +123,9 @@ def judge(command, cwd, env, registry):
         argv = simple.argv
         if not argv:
             continue
-        scope = _with(env, simple.assigns)
+        # As in sh: the shell expands the words with its own variables; the command's prefix
+        # assignments (`HOME=/tmp rm -rf ~/x`) reach only the program's environment.
+        scope = _with(env, simple.shell_vars)
         here = _folder(folders, simple.origin)
         if argv[0] in ("cd", "pushd") and len(argv) <= 2:
             if len(argv) == 1:
@@ -132,7 +134,7 @@ def judge(command, cwd, env, registry):
                 target = targets.reach_parts(simple.words[1], here, scope) if argv[1] != "-" else []
             folders[simple.origin] = target[0] if len(target) == 1 and target[0] else None
             continue
-        where = judges.Where(here, scope, places, git, saved)
+        where = judges.Where(here, scope, places, git, saved, _with(env, simple.assigns))
         context = shell_rules.Context(cwd, places.home, scope)
         for row in registry.rows:
             if not rules.matches(registry, row, simple, context):

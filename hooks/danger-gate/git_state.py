@@ -1,11 +1,16 @@
 """Ask git, bounded in time, whether a discard would lose anything.
 
-Each question runs one read-only git command in the folder the discard would run in and
-answers a short description of what would be lost, "" for nothing, or None when git did
-not answer (not a repository, no git, slower than the time left, any error): the caller
-passes the call then. Git runs with optional locks off (a status never takes the index
-lock another git holds), no pager, no prompts, and ``core.fsmonitor`` off (a repository's
-config cannot start a program through the gate).
+Each question is one fixed read-only git command that hookmux builds from its model of the
+discard (``judges.Repo``: the folder, ``--git-dir``/``--work-tree`` as git would resolve them,
+the pathspecs) — never the command's own options passed through. It answers a short
+description of what would be lost, "" for nothing, or None when git did not answer (not a
+repository, no git, slower than the time left, any error): the caller passes the call then.
+
+Git is the one of a trusted folder (``TRUSTED_BIN``; not the PATH an agent can write), started
+with an environment of hookmux's own: no ``GIT_*`` of the host's or the command's (the
+repository comes in as arguments), optional locks off (a status never takes the index lock
+another git holds), no pager, no prompts, and ``core.fsmonitor`` and hooks off (a
+repository's config cannot start a program through the gate).
 """
 import os
 import time
@@ -22,37 +27,61 @@ _ENV = {
 }
 
 
+#: The folders git is taken from, first found first; ``HOOKMUX_TRUSTED_BIN`` (``:``-separated) in
+#: the hook's own environment (set by whoever starts the host, not by a command) replaces them.
+TRUSTED_BIN = ("/usr/bin", "/bin", "/usr/local/bin", "/opt/homebrew/bin", "/run/current-system/sw/bin")
+
+
+def trusted_git(env):
+    """The absolute path of git in a trusted folder, or None."""
+    folders = env.get("HOOKMUX_TRUSTED_BIN")
+    for folder in folders.split(os.pathsep) if folders else TRUSTED_BIN:
+        path = os.path.join(folder, "git")
+        if os.path.isabs(path) and os.path.isfile(path) and os.access(path, os.X_OK):
+            return path
+    return None
+
+
 class Git:
     """The questions of one call, sharing one deadline."""
 
     def __init__(self, budget=BUDGET, env=None):
         self.deadline = time.monotonic() + budget
-        base = dict(os.environ if env is None else env)
+        source = os.environ if env is None else env
+        self.git = trusted_git(source)
+        base = {name: value for name, value in source.items() if not name.startswith("GIT_")}
         base.update(_ENV)
+        base["PATH"] = os.pathsep.join(TRUSTED_BIN)
         self.env = base
 
-    def run(self, cwd, args):
-        """git's stdout (bytes), or None when it failed or ran out of time."""
+    def run(self, repo, args):
+        """git's stdout (bytes) for ``args`` asked of ``repo`` (a ``judges.Repo``), or None when it
+        failed or ran out of time."""
         left = self.deadline - time.monotonic()
-        if left <= 0.05 or not cwd or not os.path.isdir(cwd):
+        cwd = repo.cwd
+        if left <= 0.05 or not cwd or not os.path.isdir(cwd) or self.git is None:
             return None
-        argv = ["git", "-C", cwd, "-c", "core.fsmonitor=false", "-c", "core.quotepath=off", *args]
+        argv = [self.git, "-C", cwd, "-c", "core.fsmonitor=false", "-c", "core.quotepath=off",
+                "-c", "core.hooksPath=" + os.devnull, *repo.args, *args]
+        env = self.env
+        if repo.index_file:
+            env = dict(env, GIT_INDEX_FILE=repo.index_file)
         try:
-            return _spawned(argv, self.env, left)
+            return _spawned(argv, env, left)
         except (AttributeError, NotImplementedError, TypeError):
-            return _subprocess(argv, self.env, left)  # no posix_spawn with setsid here
+            return _subprocess(argv, env, left)  # no posix_spawn with setsid here
         except (OSError, ValueError):
             return None
 
     # ---------------------------------------------------------------- questions
 
-    def changes(self, cwd, paths=(), index_too=True):
+    def changes(self, repo, paths=(), index_too=True):
         """Uncommitted changes to tracked files (in ``paths`` when given). ``index_too``: staged
         changes count as well (a reset or a checkout from a commit loses them)."""
         args = ["status", "--porcelain=v1", "-z", "--untracked-files=no", "--ignore-submodules=dirty"]
         if paths:
             args += ["--", *paths]
-        out = self.run(cwd, args)
+        out = self.run(repo, args)
         if out is None:
             return None
         lost = []
@@ -62,27 +91,22 @@ class Git:
                 lost.append(name)
         return _describe(lost, "uncommitted change", "to")
 
-    def cleanable(self, cwd, clean_args):
-        """What ``git clean`` with these arguments would delete (its own dry run)."""
-        args = ["clean", "--dry-run"]
-        for arg in clean_args:
-            if arg in ("-i", "--interactive", "-q", "--quiet"):
-                continue
-            if arg[:1] == "-" and arg[:2] not in ("--", "-e") and len(arg) > 2:
-                arg = "-" + "".join(flag for flag in arg[1:] if flag not in "iq")
-                if arg == "-":
-                    continue
-            args.append(arg)
-        out = self.run(cwd, args)
+    def cleanable(self, repo, question):
+        """What hookmux's dry run ``question`` (``judges.clean_question``: ``clean --dry-run …``)
+        lists. Refuses any question that is not a dry run of its own form."""
+        if question[:2] != ["clean", "--dry-run"] or "--" not in question \
+                or any(w not in ("-d", "-f", "-x", "-X") and not w.startswith("--exclude=") for w in question[2:question.index("--")]):
+            return None
+        out = self.run(repo, question)
         if out is None:
             return None
         names = [line[len(b"Would remove "):].decode("utf-8", "replace")
                  for line in out.splitlines() if line.startswith(b"Would remove ")]
         return _describe(names, "untracked file or folder", "")
 
-    def stashes(self, cwd, which=None):
+    def stashes(self, repo, which=None):
         """The stash entries a clear (``which`` None) or a drop of ``which`` would lose."""
-        out = self.run(cwd, ["stash", "list", "--format=%gd %s"])
+        out = self.run(repo, ["stash", "list", "--format=%gd %s"])
         if out is None:
             return None
         entries = [line.decode("utf-8", "replace") for line in out.splitlines() if line.strip()]
@@ -93,7 +117,7 @@ class Git:
 
 
 def _spawned(argv, env, timeout):
-    """stdout of ``argv`` started with ``posix_spawnp`` in a session of its own (the subprocess
+    """stdout of ``argv`` started with ``posix_spawn`` in a session of its own (the subprocess
     module costs about as much to import as the rest of the gate); None on a failure or when
     it outlives ``timeout`` (its whole process group is killed then)."""
     import select
@@ -102,7 +126,7 @@ def _spawned(argv, env, timeout):
     try:
         null = os.open(os.devnull, os.O_RDWR)
         try:
-            pid = os.posix_spawnp(argv[0], argv, env, setsid=True, file_actions=[
+            pid = os.posix_spawn(argv[0], argv, env, setsid=True, file_actions=[
                 (os.POSIX_SPAWN_DUP2, null, 0), (os.POSIX_SPAWN_DUP2, write_end, 1), (os.POSIX_SPAWN_DUP2, null, 2),
                 (os.POSIX_SPAWN_CLOSE, read_end)])
         finally:

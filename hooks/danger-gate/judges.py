@@ -29,11 +29,14 @@ _FIND_EXEC = frozenset(("-exec", "-execdir", "-ok", "-okdir"))
 class Where:
     """What the judges of one simple command need."""
 
-    __slots__ = ("cwd", "env", "places", "git", "saved")
+    __slots__ = ("cwd", "env", "places", "git", "saved", "program_env")
 
-    def __init__(self, cwd, env, places, git, saved=None):
+    def __init__(self, cwd, env, places, git, saved=None, program_env=None):
         self.cwd = cwd
+        #: the variables the shell expands the command's words with
         self.env = env
+        #: the environment the program starts with (the command's prefix assignments over ``env``)
+        self.program_env = env if program_env is None else program_env
         self.places = places
         self.git = git
         #: projects (``allowances.project_root``) whose tracked changes an earlier command of the
@@ -191,11 +194,139 @@ def git_parts(argv, cwd):
     return cwd, "", []
 
 
-def _changes(where, cwd, paths=(), index_too=True):
-    if where.saved and _project(cwd) in where.saved:
+class Unjudgeable(Exception):
+    """The command names a repository, an option or a setting the gate cannot ask git about
+    without running the command's own words: it is denied ("cannot judge this safely")."""
+
+
+# git's own options that change nothing of what a discard loses (passed on: each is read-only
+# for the questions), and those that only change output or prompts (dropped).
+_GIT_PATHSPEC_OPTIONS = frozenset(("--literal-pathspecs", "--glob-pathspecs", "--noglob-pathspecs",
+                                   "--icase-pathspecs"))
+_GIT_NEUTRAL_OPTIONS = frozenset(("-p", "--paginate", "-P", "--no-pager", "--no-replace-objects", "--no-lazy-fetch",
+                                  "--no-optional-locks", "--no-advice"))
+# ``-c KEY=VALUE`` settings that cannot change which files a discard touches.
+_GIT_NEUTRAL_SETTINGS = ("user.", "color.", "advice.", "pager.", "core.pager", "core.quotepath", "core.editor",
+                         "commit.", "gpg.", "i18n.", "log.", "format.", "credential.", "http.", "protocol.",
+                         "init.", "push.", "fetch.", "pull.", "merge.", "diff.", "gc.", "maintenance.")
+# Variables of the program's environment that pick the repository: taken at their value.
+_GIT_REPO_VARIABLES = ("GIT_DIR", "GIT_WORK_TREE", "GIT_INDEX_FILE")
+# Variables that do not change what is lost; any other GIT_* the command sets is not judged.
+_GIT_NEUTRAL_VARIABLES = ("GIT_PAGER", "GIT_TERMINAL_PROMPT", "GIT_EDITOR", "GIT_SEQUENCE_EDITOR", "GIT_AUTHOR_",
+                          "GIT_COMMITTER_", "GIT_TRACE", "GIT_SSH", "GIT_ASKPASS", "GIT_OPTIONAL_LOCKS",
+                          "GIT_ADVICE", "GIT_FLUSH", "GIT_PROGRESS_DELAY", "GIT_MERGE_VERBOSITY")
+
+
+class Repo:
+    """The repository one git command works on, as fixed arguments of hookmux's own questions."""
+
+    __slots__ = ("cwd", "sub", "words", "args", "index_file")
+
+    def __init__(self, cwd, sub, words, args, index_file):
+        self.cwd = cwd
+        self.sub = sub
+        self.words = words
+        #: ``--git-dir=ABS``, ``--work-tree=ABS`` and pathspec options, in git's own order
+        self.args = tuple(args)
+        #: the absolute GIT_INDEX_FILE, or None
+        self.index_file = index_file
+
+
+def git_repo(command, where):
+    """The Repo of a ``git`` command as git would see it: ``-C`` moves first, then ``--git-dir``/
+    ``--work-tree`` and the program's GIT_DIR/GIT_WORK_TREE/GIT_INDEX_FILE (the command's prefix
+    assignments included) pick the repository. Raises Unjudgeable for an option or setting it
+    does not know, a repository it cannot resolve; None when there is no folder to ask in."""
+    argv = command.argv
+    cwd = where.cwd
+    given = {}
+    passed = []
+    index = 1
+    while index < len(argv):
+        word = argv[index]
+        name, eq, value = word.partition("=")
+        if not word.startswith("-"):
+            break
+        if name in ("-C", "-c", "--git-dir", "--work-tree", "--config-env") and not eq:
+            if index + 1 >= len(argv):
+                raise Unjudgeable(word)
+            value = argv[index + 1]
+            index += 2
+        elif name in ("--git-dir", "--work-tree", "--config-env") or word in _GIT_PATHSPEC_OPTIONS \
+                or word in _GIT_NEUTRAL_OPTIONS:
+            index += 1
+        else:
+            raise Unjudgeable(word)
+        if name == "-C":
+            target = _one_path(value, cwd, where)
+            cwd = target
+        elif name in ("-c", "--config-env"):
+            key = value.split("=", 1)[0].lower()
+            if not key.startswith(_GIT_NEUTRAL_SETTINGS):
+                raise Unjudgeable("%s %s" % (name, value.split("=", 1)[0]))
+        elif name == "--git-dir":
+            given["GIT_DIR"] = _one_path(value, cwd, where)
+        elif name == "--work-tree":
+            given["GIT_WORK_TREE"] = _one_path(value, cwd, where)
+        elif word in _GIT_PATHSPEC_OPTIONS:
+            passed.append(word)
+    if index >= len(argv) or not cwd:
+        return None
+    for variable, value in sorted(command.assigns.items()):
+        if variable.startswith("GIT_") and variable not in _GIT_REPO_VARIABLES \
+                and not variable.startswith(_GIT_NEUTRAL_VARIABLES):
+            raise Unjudgeable(variable)
+    for variable in _GIT_REPO_VARIABLES:
+        value = where.program_env.get(variable)
+        if value and variable not in given:
+            given[variable] = _one_path(value, cwd, where)
+    args = []
+    if "GIT_DIR" in given:
+        args.append("--git-dir=" + given["GIT_DIR"])
+    if "GIT_WORK_TREE" in given:
+        args.append("--work-tree=" + given["GIT_WORK_TREE"])
+    return Repo(cwd, argv[index], list(argv[index + 1:]), args + passed, given.get("GIT_INDEX_FILE"))
+
+
+def _one_path(value, cwd, where):
+    """The one absolute path a repository word names (``~``, ``$VAR`` resolved), else Unjudgeable."""
+    if "$(" in value or "`" in value or not cwd:
+        raise Unjudgeable(value)
+    text = targets.expand(value, where.env) if ("$" in value or value.startswith("~")) else value
+    if not text or "$" in text:
+        raise Unjudgeable(value)
+    return os.path.normpath(os.path.join(cwd, text))
+
+
+def cannot_judge(what):
+    return ["what it touches: hookmux cannot judge `%s` safely here (ask the user, or run the command "
+            "without it)" % what]
+
+
+def _changes(where, repo, paths=(), index_too=True):
+    if where.saved and _project(repo.cwd) in where.saved and not repo.args:
         return []  # `git stash && git reset --hard`: the changes were saved first
-    found = where.git.changes(cwd, paths, index_too)
+    found = where.git.changes(repo, paths, index_too)
     return [found] if found else []
+
+
+def _judged(judge):
+    """A git judge given the command's Repo (None: no folder, nothing known); an option or a
+    repository it cannot resolve is a finding of its own."""
+    def run(command, where):
+        try:
+            repo = git_repo(command, where)
+        except Unjudgeable as what:
+            return cannot_judge(str(what))
+        if repo is None:
+            return []
+        try:
+            return judge(repo, where)
+        except Unjudgeable as what:
+            return cannot_judge(str(what))
+    run.__name__ = judge.__name__
+    run.__doc__ = judge.__doc__
+    return run
 
 
 def _project(cwd):
@@ -227,27 +358,26 @@ def _saving(sub, words):
                                    and not w[1:2].isdigit() for w in words)
 
 
-def git_changes(command, where):
+@_judged
+def git_changes(repo, where):
     """reset --hard, switch -f: any uncommitted change to a tracked file."""
-    argv = command.argv
-    cwd, _, _ = git_parts(argv, where.cwd)
-    return _changes(where, cwd)
+    return _changes(where, repo)
 
 
-def git_checkout(command, where):
+@_judged
+def git_checkout(repo, where):
     """``checkout -f`` (everything), ``checkout [COMMIT] -- PATHS`` and ``checkout .`` (those paths)."""
-    argv = command.argv
-    cwd, _, words = git_parts(argv, where.cwd)
+    cwd, words = repo.cwd, repo.words
     if any(word in ("-f", "--force") or (word[:1] == "-" and word[1:2] != "-" and "f" in word[1:])
            for word in words if word != "--"):
         if "--" not in words and "-b" not in words and "-B" not in words:
-            return _changes(where, cwd)
+            return _changes(where, repo)
     if "--" in words:
         cut = words.index("--")
         pathspecs, before = words[cut + 1:], [w for w in words[:cut] if not w.startswith("-")]
-        return _changes(where, cwd, pathspecs or ["."], index_too=bool(before)) if pathspecs else []
+        return _changes(where, repo, pathspecs or ["."], index_too=bool(before)) if pathspecs else []
     if words and all(not w.startswith("-") for w in words) and words[-1] in (".", "./", ":/"):
-        return _changes(where, cwd, [words[-1]], index_too=len(words) > 1)
+        return _changes(where, repo, [words[-1]], index_too=len(words) > 1)
     # ``checkout [COMMIT] FILE…`` without ``--``: the words that are files there are pathspecs
     # (a branch name is not a file: ``git checkout main`` switches and keeps the changes).
     plain = [w for w in words if not w.startswith("-")]
@@ -255,14 +385,14 @@ def git_checkout(command, where):
         files = [w for w in plain if os.path.lexists(os.path.join(cwd, w))]
         from_commit = plain[0] not in files
         if files and len(files) == len(plain) - from_commit:
-            return _changes(where, cwd, files, index_too=from_commit)
+            return _changes(where, repo, files, index_too=from_commit)
     return []
 
 
-def git_restore(command, where):
+@_judged
+def git_restore(repo, where):
     """``restore`` of the work tree (the default; ``--staged`` alone touches the index only)."""
-    argv = command.argv
-    cwd, _, words = git_parts(argv, where.cwd)
+    words = repo.words
     staged = any(w in ("--staged", "-S") for w in words)
     worktree = any(w in ("--worktree", "-W") for w in words)
     if staged and not worktree:
@@ -271,32 +401,97 @@ def git_restore(command, where):
     pathspecs = operands(["restore", *words], ("--source", "-s", "--pathspec-from-file"))
     if not pathspecs:
         return []
-    return _changes(where, cwd, pathspecs, index_too=source)
+    return _changes(where, repo, pathspecs, index_too=source)
 
 
-def git_clean(command, where):
-    """``clean -f``: what git's own dry run of the same command lists."""
-    argv = command.argv
-    cwd, _, words = git_parts(argv, where.cwd)
-    if any(w in ("-n", "--dry-run") or (w[:1] == "-" and w[1:2] != "-" and "n" in w[1:]) for w in words):
+# ``git clean``'s options, as hookmux asks about them (git's parse-options also takes any
+# unambiguous prefix of a long option and ``--no-`` forms: those are not judged, so denied).
+_CLEAN_LETTERS = frozenset("dfxXnqie")
+
+
+def clean_question(words):
+    """hookmux's own dry run for ``git clean WORDS``: ``clean --dry-run`` with the options of
+    the model (directories, force twice, ``-x``/``-X``, excludes) and the pathspecs after ``--``;
+    None for a dry run of the user's (nothing is deleted). Raises Unjudgeable for any other option."""
+    dirs, force, ignored, only_ignored, dry = False, 0, False, False, False
+    excludes, pathspecs = [], []
+    index = 0
+    while index < len(words):
+        word = words[index]
+        index += 1
+        if word == "--":
+            pathspecs.extend(words[index:])
+            break
+        if word in ("--exclude", "-e"):
+            if index >= len(words):
+                raise Unjudgeable(word)
+            excludes.append(words[index])
+            index += 1
+        elif word.startswith("--exclude="):
+            excludes.append(word[len("--exclude="):])
+        elif word == "--force":
+            force += 1
+        elif word == "--dry-run":
+            dry = True
+        elif word in ("--quiet", "--interactive"):
+            pass
+        elif word.startswith("--"):
+            raise Unjudgeable(word)
+        elif word.startswith("-") and len(word) > 1:
+            letters = word[1:]
+            for position, letter in enumerate(letters):
+                if letter not in _CLEAN_LETTERS:
+                    raise Unjudgeable(word)
+                if letter == "e":
+                    rest = letters[position + 1:]
+                    if not rest:
+                        if index >= len(words):
+                            raise Unjudgeable(word)
+                        rest = words[index]
+                        index += 1
+                    excludes.append(rest)
+                    break
+                dirs = dirs or letter == "d"
+                force += letter == "f"
+                ignored = ignored or letter == "x"
+                only_ignored = only_ignored or letter == "X"
+                dry = dry or letter == "n"
+        else:
+            pathspecs.append(word)
+    if dry:
+        return None
+    args = ["clean", "--dry-run"]
+    args += ["-d"] if dirs else []
+    args += ["-f", "-f"] if force >= 2 else []  # twice: nested repositories too
+    args += ["-x"] if ignored else []
+    args += ["-X"] if only_ignored else []
+    args += ["--exclude=" + pattern for pattern in excludes]
+    return args + ["--", *pathspecs]
+
+
+@_judged
+def git_clean(repo, where):
+    """``clean -f``: what hookmux's dry run of the same cleaning lists (``clean_question``)."""
+    question = clean_question(repo.words)
+    if question is None:
         return []
-    found = where.git.cleanable(cwd, words)
+    found = where.git.cleanable(repo, question)
     return [found] if found else []
 
 
-def git_stash(command, where):
+@_judged
+def git_stash(repo, where):
     """``stash clear`` (every entry) and ``stash drop [ENTRY]`` (that one, the latest by default)."""
-    argv = command.argv
-    cwd, _, words = git_parts(argv, where.cwd)
+    words = repo.words
     if not words or words[0] not in ("clear", "drop"):
         return []
-    if where.saved and where.saved.get(_project(cwd)) == "stash" and where.git.changes(cwd):
+    if where.saved and where.saved.get(_project(repo.cwd)) == "stash" and where.git.changes(repo):
         return ["the changes an earlier `git stash` of this command saves"]
     if words[0] == "clear":
-        found = where.git.stashes(cwd)
+        found = where.git.stashes(repo)
     else:
         named = [w for w in words[1:] if not w.startswith("-")]
-        found = where.git.stashes(cwd, named[0] if named else "stash@{0}")
+        found = where.git.stashes(repo, named[0] if named else "stash@{0}")
     return [found] if found else []
 
 

@@ -83,7 +83,7 @@ block("paths",
       "rm -rf ~/Documents/../.ssh", "rm -rf ~/.ssh/", "rm -rf /usr/../", "rm -rf /var/lib", "rm -rf ~",
       "rm -rf ~/", "cd ~ && rm -rf *", "cd / && rm -rf etc", "cd ~; rm -rf Documents .ssh",
       "D=~/Documents; rm -rf \"$D\"", "D=\"$HOME/Documents\"; rm -rf \"$D\"", "D=$HOME/.ssh && rm -rf $D",
-      "TARGET=/etc rm -rf $TARGET", "rm -rf ~/Docu*", "rm -rf ~/.ss?", "rm -rf ~/[D]ocuments")
+      "TARGET=/etc; rm -rf $TARGET", "HOME=/tmp rm -rf ~/Documents", "rm -rf ~/Docu*", "rm -rf ~/.ss?", "rm -rf ~/[D]ocuments")
 block("find", "find ~ -delete", "find ~/Documents -delete", "find ~/Documents -exec rm -rf {} +",
       "find ~/.ssh -depth -exec rm -rf {} \\;", "sudo find / -delete", "find ~/Documents -mindepth 0 -delete")
 block("devices",
@@ -135,6 +135,8 @@ passes("states", "git reset --hard", "git checkout -- .", "git checkout .", "git
        "git reset --hard origin/main", "git reset --hard && git clean -fdx", repo="clean")
 passes("states", "git clean -fd", "git clean -n", "git clean -fdn", "git stash drop", repo="changed")
 passes("states", "git reset --hard", "git checkout -- .", repo="untracked")
+# The shell expands $TARGET before the prefix assignment applies: rm -rf of nothing (issue 38).
+passes("states", "TARGET=/etc rm -rf $TARGET")
 passes("states", "git stash list", "git stash show -p", "git stash pop", "git stash drop stash@{3}", repo="stashed")
 passes("states", "git reset --soft HEAD", "git reset", "git reset HEAD tracked.txt", "git reset --keep HEAD",
        "git restore --staged tracked.txt", "git checkout -b topic", "git checkout -B topic", "git switch -c topic",
