@@ -137,19 +137,33 @@ def read(command, dialect="posix"):
         if not isinstance(command, str):
             return []
         budget = _Budget(len(command))
+        budget.stopped = len(command) > MAX_CHARS
         out = []
         _read_into(command[:MAX_CHARS], (), {}, 0, dialect, budget, out)
-        return _unique(out)
+        return Commands(_unique(out), budget.stopped)
     except Exception:  # total: a reader bug must not cost the call its advisory's other rows
-        return []
+        return Commands((), True)
+
+
+class Commands(list):
+    """The simple commands of ``read``; ``stopped``: the reader stopped at one of its limits
+    (characters, commands, words of a command, nested readings), so part of the command was not
+    read. The gate denies such a command when its text names a program of a gate row."""
+
+    __slots__ = ("stopped",)
+
+    def __init__(self, commands, stopped):
+        list.__init__(self, commands)
+        self.stopped = stopped
 
 
 class _Budget(object):
     """What one ``read`` may still spend: commands interpreted, characters read again."""
 
-    __slots__ = ("commands", "chars")
+    __slots__ = ("commands", "chars", "stopped")
 
     def __init__(self, length):
+        self.stopped = False
         self.commands = 0
         self.chars = min(length, MAX_CHARS) // 2 + 16384
 
@@ -166,15 +180,20 @@ def _unique(commands):
 
 
 def _read_into(text, origin, env, depth, dialect, budget, out):
-    if depth > MAX_DEPTH or budget.chars <= 0 or not text:
+    if not text:
+        return
+    if depth > MAX_DEPTH or budget.chars <= 0:
+        budget.stopped = True
         return
     if depth:  # read again (sh -c, eval, a one-liner's shell-out): from the shared budget
+        budget.stopped = budget.stopped or len(text) > budget.chars
         text = text[: budget.chars]
         budget.chars -= len(text)
     parser = _Parser(text, origin, depth, dialect, budget)
     parser.parse()
     for raw in parser.raws:
         if budget.commands >= MAX_COMMANDS:
+            budget.stopped = True
             return
         _interpret(raw.words, raw.origin, env, depth, dialect, budget, out, raw)
 
@@ -291,11 +310,14 @@ class _Parser(object):
                             condition = word in _CONDITIONS
                             continue
                         if len(self.raws) >= MAX_COMMANDS:
+                            self.budget.stopped = True
                             return n
                         raw = self._new(origin, prev_in_pipe)
                         raw.guard, condition = condition, False
                     if len(raw.words) < MAX_WORDS:
                         raw.words.append([("lit", word)])
+                    else:
+                        self.budget.stopped = True
             else:
                 j = s.find("'", i + 1) if c == "'" else -1
                 if j > 0 and (j + 1 >= n or s[j + 1] in _META):
@@ -304,6 +326,7 @@ class _Parser(object):
                     parts, i = self.read_word(i, origin, depth)
                 if raw is None:
                     if len(self.raws) >= MAX_COMMANDS:
+                        self.budget.stopped = True
                         return n
                     if len(parts) == 1 and parts[0][0] == "lit" and parts[0][1] in _KEYWORDS:
                         condition = parts[0][1] in _CONDITIONS
@@ -316,6 +339,7 @@ class _Parser(object):
                 if parts and len(raw.words) < MAX_WORDS:
                     raw.words.append(parts)
                 elif parts:
+                    self.budget.stopped = True
                     break  # a command of MAX_WORDS words: the bound; what follows is not read
         self._finish(raw)
         return i
@@ -348,6 +372,8 @@ class _Parser(object):
             raw.done = True
             if len(self.raws) < MAX_COMMANDS:
                 self.raws.append(raw)
+            else:
+                self.budget.stopped = True
         return None
 
     def _redirect(self, i, raw, origin, depth):
@@ -573,6 +599,7 @@ class _Parser(object):
         Sets ``self._after`` to the index after the closing parenthesis."""
         before = len(self.raws)
         if depth + 1 > MAX_DEPTH:
+            self.budget.stopped = True
             self._after = _skip_balanced(self.s, i)
             return ("sub", "")
         self._after = self.read_list(i, origin, ")", depth + 1)
@@ -593,6 +620,8 @@ class _Parser(object):
         before = len(self.raws)
         if depth + 1 <= MAX_DEPTH and inner.strip():
             _Nested(self, inner, origin + ("`…`",), depth + 1, as_list=True)
+        elif inner.strip():
+            self.budget.stopped = True
         parts.append(("sub", _first_program(self.raws[before:])))
         return j + 1
 
@@ -854,6 +883,7 @@ def _interpret(words, origin, env, depth, dialect, budget, out, raw=None, unknow
     if raw is not None and not piped:
         piped = raw.piped_from or (_first_program([raw.pipe_prev]) if raw.pipe_prev is not None else "")
     if budget.commands >= MAX_COMMANDS:
+        budget.stopped = True
         return
     budget.commands += 1
     for _ in range(16):  # wrappers in wrappers: sudo env nice timeout …
@@ -875,6 +905,7 @@ def _interpret(words, origin, env, depth, dialect, budget, out, raw=None, unknow
     command = Command(words, origin, assigns, unknown, piped, raw.writes if raw is not None else (), shell_vars)
     out.append(command)
     if depth >= MAX_DEPTH:
+        budget.stopped = budget.stopped or key in _SHELLS or key == "eval"  # what it runs is not read
         return
     args = words[1:]
     if key in _SHELLS or key == "busybox" and args and render(args[0]) in _SHELLS:

@@ -26,7 +26,6 @@ import targets  # noqa: E402
 REGISTRY = os.path.join(_HERE, "dangers.json")
 #: Canonical names of the shell tools (Gemini's native name kept for issue 33's host table).
 SHELL_TOOLS = ("Bash", "run_shell_command")
-MAX_COMMAND_CHARS = 100_000
 MAX_SHOWN_COMMAND = 4000
 
 
@@ -82,7 +81,7 @@ def shell_command(call):
     if call.tool_name not in SHELL_TOOLS and call.native_tool_name not in SHELL_TOOLS:
         return None
     command = call.tool_input.get("command") if isinstance(call.tool_input, dict) else None
-    if not isinstance(command, str) or not command.strip() or len(command) > MAX_COMMAND_CHARS:
+    if not isinstance(command, str) or not command.strip():
         return None
     return command
 
@@ -119,7 +118,13 @@ def judge(command, cwd, env, registry):
     # place (the top level, or one ``sh -c`` string); None once a cd went where no one can tell.
     folders = {(): cwd}
     saved = {}  # project -> "stash" | "commit": an earlier command saves its tracked changes (judges.saves)
-    for simple in shell.read(command):
+    commands = shell.read(command)
+    if commands.stopped:
+        named = _unread_program(command, registry)
+        if named:
+            findings.append(Finding(TOO_LONG, ["what the part hookmux could not read runs (it names %s)" % named],
+                                    (named,)))
+    for simple in commands:
         argv = simple.argv
         if not argv:
             continue
@@ -151,6 +156,33 @@ def judge(command, cwd, env, registry):
                 else:
                     saved.pop(project, None)
     return findings
+
+
+#: The finding of a command the reader stopped reading at one of its limits (characters,
+#: commands, words, nesting) whose text names a program of a row: limits fail closed there.
+TOO_LONG = {
+    "id": "TOO-LONG-TO-JUDGE",
+    "harm": "The command is too long or too deeply nested for hookmux to read whole, and its text names a "
+            "program that can destroy data.",
+    "safe_alternative": "Split it into shorter commands, each run on its own.",
+}
+_WORD_CHARS = frozenset("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_-.")
+
+
+def _unread_program(command, registry):
+    """The first program of a row named as a word in ``command``'s text, or ""."""
+    programs = sorted({p.rstrip("*").rstrip(".") for rule in registry.rules.values() for p in rule.programs})
+    for program in programs:
+        if not program:
+            continue
+        start = command.find(program)
+        while start >= 0:
+            end = start + len(program)
+            if (start == 0 or command[start - 1] not in _WORD_CHARS) and \
+                    (end == len(command) or command[end] not in _WORD_CHARS or program == "mkfs"):
+                return program
+            start = command.find(program, end)
+    return ""
 
 
 def explain(command, cwd, env, registry):

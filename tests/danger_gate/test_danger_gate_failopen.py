@@ -6,7 +6,7 @@ import shutil
 
 import pytest
 
-from gate_support import DANGER_GATE, World, denial, payload
+from gate_support import DANGER_GATE, World, payload
 from hookmux_testing import HOOKS, run_hook
 
 BROKEN_INPUTS = [
@@ -65,9 +65,3 @@ def test_a_broken_module_passes_the_call(tmp_path, module):
     (gate.parent / module).write_text("raise RuntimeError('broken')\n")
     result = run_hook(gate, ["PreToolUse"], payload("claude", "rm -rf ~/Documents", world.repo()), world.env)
     assert (result.returncode, result.stdout, result.stderr) == (0, b"", b"")
-
-
-def test_a_huge_command_passes(tmp_path):
-    world = World(tmp_path)
-    result = world.gate("rm -rf ~/Documents " + "x" * 200_000)
-    assert denial(result) is None
