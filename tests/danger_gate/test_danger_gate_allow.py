@@ -12,7 +12,7 @@ import time
 
 import pytest
 
-from gate_support import World, denial
+from gate_support import DANGER_GATE, World, denial
 from hookmux_testing import run_at_terminal
 
 COMMAND = "rm -rf ~/Documents"
@@ -275,3 +275,22 @@ def test_a_dry_run_does_not_use_up_a_once_allowance(tmp_path):
     assert denial(world.gate(COMMAND, args=["--dry-run", "PreToolUse"])) is None
     assert denial(world.gate(COMMAND)) is None
     assert denial(world.gate(COMMAND)) is not None
+
+
+PROBE = """
+import sys
+sys.path.insert(0, sys.argv[1])
+import gate_core
+gate_core.allowed("rm -rf ~/Documents", sys.argv[2])
+print(sorted(name for name in ("hmac", "hashlib") if name in sys.modules))
+"""
+
+
+def test_without_an_allowances_file_the_gate_imports_no_hmac(tmp_path):
+    world = World(tmp_path)
+    probe = [sys.executable, "-S", "-c", PROBE, str(DANGER_GATE.parent), str(world.repo())]
+    done = subprocess.run(probe, env=world.env, capture_output=True, text=True, timeout=60)
+    assert done.returncode == 0 and done.stdout == "[]\n", done
+    assert allow(world, COMMAND, "--for", "1h").returncode == 0
+    done = subprocess.run(probe, env=world.env, capture_output=True, text=True, timeout=60)
+    assert done.returncode == 0 and done.stdout == "['hashlib', 'hmac']\n", done
