@@ -99,3 +99,37 @@ def gemini_extension_link(gemini_dir: Path, source: Path, overrides: list[str] |
         json.dumps({"source": str(source), "type": "link"}, indent=2))
     (extensions / "extension-enablement.json").write_text(
         json.dumps({"hookmux": {"overrides": overrides or [f"{gemini_dir.parent}/*"]}}, indent=2))
+
+
+def run_at_terminal(argv: list[str], typed: str, env: dict[str, str], cwd=None, stdin_text: str = "",
+                    timeout: float = 60) -> tuple[int, str, str, str]:
+    """Run ``argv`` as a person at a terminal would: in a new session whose controlling
+    terminal is a fresh pty, ``typed`` typed at it (stdin is a pipe holding ``stdin_text``).
+    Returns (exit code, stdout, stderr, what the terminal showed)."""
+    import fcntl
+    import select
+    import termios
+
+    master, slave = os.openpty()
+
+    def controlling_terminal() -> None:  # after setsid (start_new_session), before close_fds
+        fcntl.ioctl(slave, termios.TIOCSCTTY, 0)
+
+    try:
+        process = subprocess.Popen(argv, stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                                   env=env, cwd=cwd, start_new_session=True, preexec_fn=controlling_terminal)
+    finally:
+        os.close(slave)
+    os.write(master, typed.encode())
+    out, err = process.communicate(stdin_text.encode(), timeout=timeout)
+    shown = b""
+    while select.select([master], [], [], 0.2)[0]:
+        try:
+            chunk = os.read(master, 65536)
+        except OSError:  # EIO: the terminal's last holder is gone and its output was read
+            break
+        if not chunk:
+            break
+        shown += chunk
+    os.close(master)
+    return process.returncode, out.decode(), err.decode(), shown.decode("utf-8", "replace")

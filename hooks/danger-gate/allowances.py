@@ -2,13 +2,26 @@
 
     <state dir>/danger-gate/allowances.json   (folder 0700, file 0600, both the user's own)
     {"version": 1, "allowances": [{"command": C, "project": P, "created": T, "expires": T,
-                                   "once": bool}, ...]}
+                                   "once": bool, "sig": HEX}, ...]}
+    <state dir>/danger-gate/allowances.key    (0600: 32 random bytes, hex; made by the CLI)
+    <state dir>/danger-gate/recent-denials.json  (0600: the last RECENT_MAX commands denied)
 
-Only ``hookmux allow`` (the user, in a terminal) adds one. The gate reads the file on a
-block and removes a ``once`` allowance it used; it never adds one. A file or folder that is
-a symlink, not owned by this user, or writable by others is ignored (another local user
-cannot plant an allowance), and so is a malformed file. The CLI loads this same file from
-the hooks tree, so the format has one home. Standard library only.
+Only ``hookmux allow`` (the user, at a terminal: it reads a typed confirmation from
+/dev/tty) adds one. The gate reads the file on a block and removes a ``once`` allowance it
+used; it never adds one. The gate honours an entry only when
+
+- its ``sig`` is the HMAC-SHA256, keyed by ``allowances.key``, of its other fields (the
+  CLI signs each entry it writes: an entry printed into the file by hand is ignored), and
+- it lives at most MAX_LIFETIME (24 hours) from its creation: ``expires - created`` is at
+  most 24 h, ``created`` is not in the future and ``expires`` is at most 24 h from now.
+
+The key is readable by the same user, so the signature stops a naive forgery (``printf``
+into the file), not one that reads the key: a real boundary needs the protected ground.
+
+A file or folder that is a symlink, not owned by this user, or writable by others is ignored
+(another local user cannot plant an allowance), and so is a malformed file. The CLI loads
+this same file from the hooks tree, so the format has one home. Standard library only;
+hmac and hashlib are imported only when there are entries to check.
 """
 import os
 import time
@@ -16,9 +29,18 @@ import time
 VERSION = 1
 FOLDER = "danger-gate"
 FILE = "allowances.json"
+KEY = "allowances.key"
+RECENT = "recent-denials.json"
 LOCK = ".allowances.lock"
 MAX_ENTRIES = 1000
 MAX_PARENTS = 64
+#: The longest an allowance is honoured, from its creation (seconds): 24 hours.
+MAX_LIFETIME = 24 * 3600
+#: Clock skew tolerated on ``created`` (seconds).
+SKEW = 60
+#: How many denied commands recent-denials.json keeps.
+RECENT_MAX = 10
+SIGNED = ("command", "project", "created", "expires", "once")
 
 
 def project_root(cwd):
@@ -55,25 +77,8 @@ def _owned_private(info, want_dir):
 
 def read(state_dir):
     """The allowance entries as stored ([] when the file is missing, unsafe or malformed)."""
-    try:
-        if not _owned_private(os.lstat(folder(state_dir)), True):
-            return []
-        fd = os.open(path(state_dir), os.O_RDONLY | getattr(os, "O_NOFOLLOW", 0))
-    except OSError:
-        return []
-    try:
-        info = os.fstat(fd)
-        if not _owned_private(info, False) or info.st_mode & 0o077 or info.st_size > 4 << 20:
-            return []
-        with os.fdopen(fd, "rb") as handle:
-            fd = None
-            data = handle.read()
-    except OSError:
-        return []
-    finally:
-        if fd is not None:
-            os.close(fd)
-    return _entries(data)
+    data = _private_bytes(path(state_dir), 4 << 20)
+    return [] if data is None else _entries(data)
 
 
 def _entries(data):
@@ -103,13 +108,159 @@ def live(entries, now=None):
     return [entry for entry in entries if entry["expires"] > now]
 
 
-def find(entries, command, project, now=None):
-    """The first live entry for exactly ``command`` in ``project``, or None."""
+def _private_bytes(file_path, limit):
+    """The bytes of a private regular file of this user in a private folder, or None."""
+    try:
+        if not _owned_private(os.lstat(os.path.dirname(file_path)), True):
+            return None
+        fd = os.open(file_path, os.O_RDONLY | getattr(os, "O_NOFOLLOW", 0))
+    except OSError:
+        return None
+    try:
+        info = os.fstat(fd)
+        if not _owned_private(info, False) or info.st_mode & 0o077 or info.st_size > limit:
+            return None
+        with os.fdopen(fd, "rb") as handle:
+            fd = None
+            return handle.read()
+    except OSError:
+        return None
+    finally:
+        if fd is not None:
+            os.close(fd)
+
+
+def key_path(state_dir):
+    return os.path.join(folder(state_dir), KEY)
+
+
+def read_key(state_dir):
+    """The signing key (bytes), or None when it is missing, unsafe or malformed."""
+    data = _private_bytes(key_path(state_dir), 4096)
+    if data is None:
+        return None
+    data = data.strip()
+    return data if len(data) >= 32 else None
+
+
+def ensure_key(state_dir):
+    """The signing key, made (0600, O_EXCL) when there is none yet. The CLI's alone."""
+    key = read_key(state_dir)
+    if key is not None:
+        return key
+    directory = folder(state_dir)
+    os.makedirs(directory, mode=0o700, exist_ok=True)
+    if not _owned_private(os.lstat(directory), True):
+        raise PermissionError("%s is not a private folder of this user" % directory)
+    target = key_path(state_dir)
+    if os.path.lexists(target):
+        os.unlink(target)  # unsafe or malformed: replaced (entries signed with it stop counting)
+    fd = os.open(target, os.O_WRONLY | os.O_CREAT | os.O_EXCL | getattr(os, "O_NOFOLLOW", 0), 0o600)
+    with os.fdopen(fd, "w", encoding="ascii") as handle:
+        handle.write(os.urandom(32).hex() + "\n")
+    key = read_key(state_dir)
+    if key is None:
+        raise PermissionError("%s: cannot make the signing key" % target)
+    return key
+
+
+def signature(key, entry):
+    """HMAC-SHA256 (hex) of the entry's SIGNED fields, keyed by ``key``."""
+    import hashlib
+    import hmac
+    import json
+
+    body = json.dumps([entry.get(name) for name in SIGNED], sort_keys=True, separators=(",", ":"))
+    return hmac.new(key, body.encode("utf-8"), hashlib.sha256).hexdigest()
+
+
+def sign(key, entry):
+    """``entry`` with its ``sig``."""
+    entry = dict(entry)
+    entry.pop("sig", None)
+    entry["sig"] = signature(key, entry)
+    return entry
+
+
+def honoured(entry, key, now=None):
+    """Whether the gate honours ``entry``: signed with ``key``, and within MAX_LIFETIME."""
+    import hmac
+
+    now = time.time() if now is None else now
+    created, expires, sig = entry.get("created"), entry["expires"], entry.get("sig")
+    if key is None or not isinstance(sig, str) or not isinstance(created, (int, float)) or isinstance(created, bool):
+        return False
+    if not (expires > now and created <= now + SKEW and expires - created <= MAX_LIFETIME
+            and expires <= now + MAX_LIFETIME):
+        return False
+    return hmac.compare_digest(sig, signature(key, entry))
+
+
+def find(entries, command, project, now=None, key=None):
+    """The first honoured entry (``honoured``) for exactly ``command`` in ``project``, or None."""
     command = command.strip()
     for entry in live(entries, now):
-        if entry["command"] == command and entry["project"] == project:
+        if entry["command"] == command and entry["project"] == project and honoured(entry, key, now):
             return entry
     return None
+
+
+def recent_path(state_dir):
+    return os.path.join(folder(state_dir), RECENT)
+
+
+def read_recent(state_dir):
+    """The commands the gate denied last, oldest first: [{"command", "project", "at"}, ...]."""
+    data = _private_bytes(recent_path(state_dir), 1 << 20)
+    if data is None:
+        return []
+    import json
+
+    try:
+        document = json.loads(data.decode("utf-8"))
+    except (ValueError, UnicodeDecodeError, RecursionError):
+        return []
+    items = document.get("denied") if isinstance(document, dict) else None
+    if not isinstance(items, list):
+        return []
+    return [item for item in items if isinstance(item, dict) and isinstance(item.get("command"), str)
+            and item["command"] and isinstance(item.get("project"), str) and item["project"]
+            and isinstance(item.get("at"), (int, float))][-RECENT_MAX:]
+
+
+def record_denial(state_dir, command, project, file_lock, limit=4000):
+    """Add ``command`` (denied in ``project``) to recent-denials.json: the last RECENT_MAX,
+    one per (command, project), 0600. A command longer than ``limit`` is not kept."""
+    import json
+
+    command = command.strip()
+    if len(command) > limit:
+        return
+    directory = folder(state_dir)
+    os.makedirs(directory, mode=0o700, exist_ok=True)
+    if not _owned_private(os.lstat(directory), True):
+        return
+    with file_lock(lock_path(state_dir), 1.0):
+        items = [item for item in read_recent(state_dir)
+                 if not (item["command"] == command and item["project"] == project)]
+        items.append({"command": command, "project": project, "at": time.time()})
+        _replace(directory, recent_path(state_dir), json.dumps({"version": VERSION, "denied": items[-RECENT_MAX:]},
+                                                               indent=2) + "\n")
+
+
+def _replace(directory, target, text):
+    temp = os.path.join(directory, ".%s.%d.%s.tmp" % (os.path.basename(target), os.getpid(), os.urandom(4).hex()))
+    fd = os.open(temp, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
+    try:
+        with os.fdopen(fd, "w", encoding="utf-8") as handle:
+            handle.write(text)
+        os.replace(temp, target)
+    except BaseException:
+        try:
+            os.unlink(temp)
+        except OSError:
+            pass
+        raise
 
 
 def write(state_dir, entries):
@@ -123,18 +274,7 @@ def write(state_dir, entries):
         raise PermissionError("%s is not a private folder of this user" % directory)
     kept = live(entries)[-MAX_ENTRIES:]
     text = json.dumps({"version": VERSION, "allowances": kept}, indent=2, sort_keys=True) + "\n"
-    temp = os.path.join(directory, ".%s.%d.%s.tmp" % (FILE, os.getpid(), os.urandom(4).hex()))
-    fd = os.open(temp, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
-    try:
-        with os.fdopen(fd, "w", encoding="utf-8") as handle:
-            handle.write(text)
-        os.replace(temp, path(state_dir))
-    except BaseException:
-        try:
-            os.unlink(temp)
-        except OSError:
-            pass
-        raise
+    _replace(directory, path(state_dir), text)
 
 
 def lock_path(state_dir):

@@ -99,6 +99,8 @@ def decide(call, command, env=None, registry=None, consume=True):
     project = allowances.project_root(cwd)
     if allowed(command, project, consume):
         return ""
+    if consume:
+        remember(command, project)
     call.name = "PreToolUse"  # a payload without hook_event_name is read as one
     return event_module.render_deny(call, deny_reason(command, findings))
 
@@ -216,7 +218,10 @@ def _with(env, assignments):
 def allowed(command, project, consume=True):
     """Whether the user allowed exactly ``command`` in ``project`` (a ``once`` allowance is used up)."""
     directory = state.state_dir()
-    entry = allowances.find(allowances.read(directory), command, project)
+    entries = allowances.read(directory)
+    if not entries:  # no file, no hmac: hashlib and hmac are imported only past here
+        return False
+    entry = allowances.find(entries, command, project, key=allowances.read_key(directory))
     if entry is None:
         return False
     if entry.get("once") and consume:
@@ -227,8 +232,12 @@ def allowed(command, project, consume=True):
     return True
 
 
-def shell_quote(text):
-    return "'" + text.replace("'", "'\\''") + "'"
+def remember(command, project):
+    """Keep ``command`` among the last denied ones, for ``hookmux allow --last`` (never fails)."""
+    try:
+        allowances.record_denial(state.state_dir(), command, project, state.file_lock, MAX_SHOWN_COMMAND)
+    except Exception:
+        pass
 
 
 def deny_reason(command, findings):
@@ -237,13 +246,9 @@ def deny_reason(command, findings):
         lines.append("- [%s] %s would lose %s. %s" % (
             finding.row["id"], finding.argv[0], "; ".join(finding.lost), finding.row["harm"]))
     lines.append("Safer: " + " ".join(dict.fromkeys(f.row["safe_alternative"] for f in findings)))
-    allow = "hookmux allow %s --once" % shell_quote(command.strip())
-    if len(allow) > MAX_SHOWN_COMMAND:
-        allow = "hookmux allow '<the exact command>' --once"
     lines.append(
         "Do not try to reach the same result another way (another command, a script, a wrapper). "
         "Stop and ask the user: say what you wanted to do and what it would delete. Only the user "
-        "can let this exact command through in this project, by running in a terminal:")
-    lines.append("    " + allow)
-    lines.append("Then run the same command again.")
+        "can let it through, from their own terminal (hookmux allow --last, which asks them to "
+        "confirm there; it refuses to run without a person at a terminal). Then run the same command again.")
     return "\n".join(lines)

@@ -2,11 +2,10 @@
 from __future__ import annotations
 
 import shutil
-import subprocess
 import sys
 
 from gate_support import World, denial, payload
-from hookmux_testing import HOOKS, run_hook
+from hookmux_testing import HOOKS, run_at_terminal, run_hook
 
 CHECK = HOOKS / "contraindication" / "check.py"
 ADVISORY = b"hookmux contraindication advisory"
@@ -41,9 +40,9 @@ def test_after_an_allow_the_advisory_speaks_and_the_once_allowance_is_the_gates(
     world = World(tmp_path)
     command = "git reset --hard"
     repo = world.repo("changed")
-    done = subprocess.run([sys.executable, "-m", "hookmux.cli", "allow", command, "--once"], cwd=repo, env=world.env,
-                          capture_output=True, text=True, timeout=60)
-    assert done.returncode == 0, done.stderr
+    code, _, err, _ = run_at_terminal([sys.executable, "-m", "hookmux.cli", "allow", command, "--once"], "allow\n",
+                                      world.env, cwd=repo)
+    assert code == 0, err
     assert ADVISORY in advise(world, command, repo)  # its --dry-run question used nothing up
     assert denial(world.gate(command, cwd=repo)) is None  # the gate's own run uses the allowance
     assert denial(world.gate(command, cwd=repo)) is not None

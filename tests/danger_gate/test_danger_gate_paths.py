@@ -22,19 +22,21 @@ def test_everything_else_passes(tmp_path, command):
     assert denial(world.gate(command)) is None, command
 
 
-def test_the_reason_names_what_would_be_lost_and_the_allow_command(tmp_path):
+def test_the_reason_names_what_would_be_lost_and_sends_the_model_to_the_user(tmp_path):
     world = World(tmp_path)
     reason = denial(world.gate("rm -rf ~/Documents"))
     assert f"{world.home}/Documents, a top-level folder of the home folder" in reason
     assert "RM-RECURSIVE-UNDOABLE" in reason
-    assert "ask the user" in reason
-    assert "    hookmux allow 'rm -rf ~/Documents' --once" in reason.splitlines()
+    assert "Stop and ask the user" in reason
+    assert "hookmux allow --last" in reason and "their own terminal" in reason
 
 
-def test_the_allow_command_quotes_single_quotes(tmp_path):
+@pytest.mark.parametrize("command", ["rm -rf ~/Documents", "rm -rf ~/'Documents'"])
+def test_the_reason_holds_no_allow_line_to_paste(tmp_path, command):
     world = World(tmp_path)
-    reason = denial(world.gate("rm -rf ~/'Documents'"))
-    assert "hookmux allow 'rm -rf ~/'\\''Documents'\\''' --once" in reason
+    reason = denial(world.gate(command))
+    assert "hookmux allow '" not in reason and "--once" not in reason
+    assert "hookmux allow --last" in reason
 
 
 def test_the_whole_project_from_a_subfolder(tmp_path):

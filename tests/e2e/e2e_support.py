@@ -230,6 +230,17 @@ class Sandbox:
                         pytrace=False)
         return proc
 
+    def hookmux_at_terminal(self, typed: str, *args: str | os.PathLike) -> str:
+        """``hookmux ARGS`` run by a person at a terminal (a pty) who types ``typed``: its stdout."""
+        from hookmux_testing import run_at_terminal
+
+        cmd = [sys.executable, "-m", "hookmux.cli", *map(str, args)]
+        code, out, err, shown = run_at_terminal(cmd, typed, self.env, cwd=self.project, timeout=120)
+        if code != 0:
+            pytest.fail(f"{shlex.join(cmd)} exited {code}\nstdout:\n{out}\nstderr:\n{err}\nterminal:\n{shown}",
+                        pytrace=False)
+        return out
+
     @property
     def claude_target(self) -> Path:
         return self.home / ".claude" / "hooks"

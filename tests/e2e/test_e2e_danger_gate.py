@@ -67,7 +67,7 @@ def _danger_commands(config: Path, copilot: bool = False) -> list[str]:
 
 def _assert_denied_with_guidance(reason: str, command: str) -> None:
     assert "NOT run" in reason and "ask the user" in reason, reason
-    assert f"hookmux allow '{command}' --once" in reason, reason
+    assert "hookmux allow --last" in reason and f"hookmux allow '{command}'" not in reason, reason
 
 
 # ---------------------------------------------------------------- Claude Code
@@ -102,7 +102,7 @@ def test_claude_code_reset_hard_is_denied_over_unsaved_work_then_allowed(claude_
     assert work.read_text() == "not committed yet\n"
     assert not any(text.startswith(ADVISORY_PREFIX) for text in seen.extra), seen.extra
 
-    sandbox.hookmux("allow", RESET, "--once")
+    sandbox.hookmux_at_terminal("allow\n", "allow", RESET, "--once")
     run = sandbox.claude(claude_cli, [ToolUse("Bash", {"command": RESET})], "--allowedTools", "Bash")
     assert "HEAD is now at" in run.after(0).result
     assert work.read_text() == "committed\n"
@@ -156,7 +156,7 @@ def test_copilot_reset_hard_denied_over_unsaved_work_runs_when_clean_and_after_a
     assert seen.result.startswith(COPILOT_DENIED) and "uncommitted change to work.txt" in seen.result, seen.result
     assert work.read_text() == "not committed yet\n"
 
-    sandbox.hookmux("allow", RESET, "--once")
+    sandbox.hookmux_at_terminal("allow\n", "allow", RESET, "--once")
     run = sandbox.copilot(copilot_cli, [ToolUse("bash", {"command": RESET})])
     assert "HEAD is now at" in run.after(0).result
     assert work.read_text() == "committed\n"
@@ -222,7 +222,7 @@ def test_codex_reset_hard_denied_over_unsaved_work_runs_when_clean_and_after_all
     assert after.output.startswith(CODEX_DENIED) and "uncommitted change to work.txt" in after.output, after.output
     assert work.read_text() == "not committed yet\n"
 
-    codex_sandbox.hookmux("allow", RESET, "--once")
+    codex_sandbox.hookmux_at_terminal("allow\n", "allow", RESET, "--once")
     run = codex_sandbox.codex(codex_cli, [shell(RESET)])
     assert "HEAD is now at" in run.after(0).output
     assert work.read_text() == "committed\n"

@@ -68,7 +68,8 @@ def test_a_destructive_call_is_denied_the_model_reads_why_and_the_folder_stays(g
     assert set(response) == {"error"}, response
     reason = response["error"]
     assert reason.startswith("Tool execution blocked: hookmux danger gate: this command was NOT run.")
-    assert str(home / "Documents") in reason and "hookmux allow 'rm -rf ~/Documents' --once" in reason
+    assert str(home / "Documents") in reason and "hookmux allow --last" in reason
+    assert "hookmux allow '" not in reason
     assert "<hook_context>" not in reason  # one message per call: no advisory after a call that never ran
 
 
