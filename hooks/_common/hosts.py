@@ -207,6 +207,26 @@ BUILTIN_SKILLS = {
 }
 AGENT_SUFFIX = {CLAUDE: ".md", COPILOT: ".agent.md", CODEX: ".toml", GEMINI: ".md"}
 
+#: What each host reads its hooks, settings and plugins from, user's and project's: a tool
+#: call writing one could switch hookmux off (the danger gate's own ground,
+#: ``danger-gate/own_ground.py``). A trailing ``/``: the whole folder. ``{claude_home}``
+#: ``$CLAUDE_CONFIG_DIR`` or ``~/.claude``; ``{copilot_home}`` ``$COPILOT_HOME`` or ``~/.copilot``.
+GUARD_FILES = {
+    CLAUDE: (
+        "{claude_home}/settings.json", "{claude_home}/settings.local.json", "{claude_home}/hooks/",
+        "{claude_home}/plugins/", "{project}/.claude/settings.json", "{project}/.claude/settings.local.json",
+    ),
+    COPILOT: (
+        "{copilot_home}/hooks/", "{copilot_home}/settings.json", "{copilot_home}/config.json",
+        "{copilot_home}/installed-plugins/", "{project}/.github/hooks/",
+    ),
+    CODEX: ("{codex_home}/hooks.json", "{codex_home}/config.toml", "{codex_home}/plugins/", "{project}/.codex/"),
+    GEMINI: (
+        "{gemini_home}/settings.json", "{gemini_home}/extensions/", "{project}/.gemini/settings.json",
+        "{project}/.gemini/extensions/",
+    ),
+}
+
 #: The user-level file hookmux wires its hooks into.
 SETTINGS_FILE = {
     CLAUDE: "~/.claude/settings.json",

@@ -30,6 +30,14 @@ _DYNAMIC = b"$'"
 # JSON escapes that stand for a word break (a newline ends a command).
 _SPACES = (b"\\n", b"\\t", b"\\r")
 _WORD = frozenset(b"abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_")
+#: The file tools, native and canonical (gate_core.FILE_TOOLS; a test keeps them equal): their calls
+#: are judged only for the guard's own ground.
+FILE_TOOLS = (b'"Write"', b'"Edit"', b'"MultiEdit"', b'"NotebookEdit"', b'"apply_patch"', b'"create"', b'"edit"',
+              b'"write_file"', b'"replace"')
+#: Names of the guard's own ground (own_ground.py): a call naming one goes on to the gate, as
+#: does one naming the hooks tree it runs from or a folder the environment moved the ground to.
+GROUND = (b"hookmux", b".claude", b".copilot", b".codex", b".gemini", b".github", b"danger-gate", b"allowances")
+_GROUND_VARIABLES = (b"HOOKMUX_STATE_DIR", b"HOOKMUX_CONFIG_DIR", b"CLAUDE_CONFIG_DIR", b"COPILOT_HOME", b"CODEX_HOME")
 # Seconds the gate may take before it lets the call run.
 DEADLINE = 5
 
@@ -63,6 +71,44 @@ def _finds(data, words):
                 return True
             start = data.find(word, end)
     return False
+
+
+def _ground_words():
+    import posix
+
+    words = list(GROUND)
+    if __file__.startswith("/") and __file__.count("/") > 3:
+        words.append(__file__.rsplit("/", 2)[0].encode("utf-8", "surrogateescape"))
+    for name in _GROUND_VARIABLES:
+        value = posix.environ.get(name)
+        if value and value.startswith(b"/") and len(value) > 1:
+            words.append(value.rstrip(b"/"))
+    return words
+
+
+def _value(data, key):
+    """The JSON string after ``key`` (escapes kept), or b""."""
+    start = data.find(key)
+    if start < 0:
+        return b""
+    start = data.find(b'"', data.find(b":", start + len(key)) + 1)
+    end = data.find(b'"', start + 1)
+    return data[start + 1:end] if start >= 0 and end > start else b""
+
+
+def _names_ground(text, data):
+    """Whether ``text`` (the command or the tool's input) or the call's cwd names the guard's ground."""
+    words = _ground_words()
+    return _names_a_program(text, words) or _names_a_program(_value(data, b'"cwd"'), words)
+
+
+def _file_tool_text(data):
+    """The payload less its transcript path (``~/.claude/projects/…`` on every Claude Code call)."""
+    start = data.find(b'"transcript_path"')
+    if start < 0:
+        return data
+    value = _value(data[start:], b'"transcript_path"')
+    return data[:start] + data[start:].replace(value, b"", 1)
 
 
 def user_registry(environ):
@@ -114,7 +160,9 @@ def _run():
         # The hot path: a call that is no shell call, or names none of the rows' programs,
         # imports nothing.
         if not any(tool in data for tool in SHELL_TOOLS):
-            return 0
+            if not any(tool in data for tool in FILE_TOOLS) or not _names_ground(_file_tool_text(data), b""):
+                return 0
+            return _gate(data)
         start = data.find(b'"command"')
         if start < 0:
             start = data.find(b'command\\"')  # toolArgs sent as a JSON string
@@ -122,8 +170,16 @@ def _run():
                 return 0
         text = data[start:]  # not the cwd or the paths before it: ~/git/project names no program
         if not _names_a_program(text, PROGRAMS + LIBRARY_CALLS) and _DYNAMIC not in text and not _names_a_device(text):
-            if not _user_registry_exists() or not _names_a_program(text, _user_words()):
+            if not _names_ground(_file_tool_text(text), data) and (
+                    not _user_registry_exists() or not _names_a_program(text, _user_words())):
                 return 0
+        return _gate(data)
+    except BaseException:
+        return 0
+
+
+def _gate(data):
+    try:
         import _signal as signal  # the signal module imports enum (~15 ms)
 
         signal.signal(signal.SIGALRM, _expire)

@@ -20,12 +20,19 @@ from _common import shell, shell_rules, state  # noqa: E402
 import allowances  # noqa: E402
 import git_state  # noqa: E402
 import judges  # noqa: E402
+import own_ground  # noqa: E402
 import rules  # noqa: E402
 import targets  # noqa: E402
 
 REGISTRY = os.path.join(_HERE, "dangers.json")
 #: Canonical names of the shell tools (Gemini's native name kept for issue 33's host table).
 SHELL_TOOLS = ("Bash", "run_shell_command")
+#: The file tools, canonical and native (``hosts.TOOLS``): judged only for the guard's own ground.
+FILE_TOOLS = ("Write", "Edit", "MultiEdit", "NotebookEdit", "apply_patch", "create", "edit", "write_file", "replace")
+#: Their inputs' path keys, over the hosts (Claude Code, Gemini: file_path; Copilot: path).
+PATH_KEYS = ("file_path", "notebook_path", "path", "absolute_path")
+#: The lines of a Codex patch that name the file they write.
+PATCH_FILE_LINES = ("*** Add File: ", "*** Update File: ", "*** Delete File: ", "*** Move to: ")
 MAX_SHOWN_COMMAND = 4000
 
 
@@ -65,6 +72,10 @@ def main(argv, data):
     call = event_module.parse(text, argv_event, host)
     command = shell_command(call)
     if command is None:
+        output = decide_file(call)
+        if output:
+            sys.stdout.write(output)
+            sys.stdout.flush()
         return 0
     # --dry-run (the advisory asking whether the gate blocks this call): a once allowance stays.
     output = decide(call, command, consume="--dry-run" not in argv)
@@ -86,6 +97,44 @@ def shell_command(call):
     return command
 
 
+def file_paths(call):
+    """The files a PreToolUse file-tool call writes (absolute), or [] for anything else."""
+    if call.payload is None or call.name not in ("", "PreToolUse") or call.tool_response is not None:
+        return []
+    if call.tool_name not in FILE_TOOLS and call.native_tool_name not in FILE_TOOLS:
+        return []
+    tool_input = call.tool_input if isinstance(call.tool_input, dict) else {}
+    found = [tool_input.get(key) for key in PATH_KEYS]
+    patch = tool_input.get("command") if call.tool_name == "apply_patch" else None
+    if isinstance(patch, str):
+        for line in patch.splitlines():
+            if line.startswith(PATCH_FILE_LINES):
+                found.append(line.split(": ", 1)[1].strip())
+    cwd = call.cwd if isinstance(call.cwd, str) and os.path.isabs(call.cwd) else None
+    out = []
+    for path in found:
+        if isinstance(path, str) and path and "\0" not in path:
+            path = os.path.expanduser(path)
+            if os.path.isabs(path) or cwd:
+                out.append(os.path.normpath(os.path.join(cwd or "/", path)))
+    return out
+
+
+def decide_file(call, env=None):
+    """The deny line for a file-tool call that writes the guard's own ground, or ""."""
+    paths = file_paths(call)
+    if not paths:
+        return ""
+    env = dict(os.environ if env is None else env)
+    ground = own_ground.Ground(env, call.cwd if isinstance(call.cwd, str) else "/", targets.real(_HOOKS))
+    changed = ground.files(paths)
+    if not changed:
+        return ""
+    call.name = "PreToolUse"
+    tool = call.native_tool_name or call.tool_name
+    return event_module.render_deny(call, own_ground_reason([Finding(OWN_GROUND, changed, (tool,))]))
+
+
 def decide(call, command, env=None, registry=None, consume=True):
     """The deny line for this call, or "" to let it run."""
     env = dict(os.environ if env is None else env)
@@ -96,12 +145,14 @@ def decide(call, command, env=None, registry=None, consume=True):
     findings = judge(command, cwd, env, registry)
     if not findings:
         return ""
+    call.name = "PreToolUse"  # a payload without hook_event_name is read as one
+    if any(finding.row is OWN_GROUND for finding in findings):
+        return event_module.render_deny(call, deny_reason(command, findings))  # no allowance opens it
     project = allowances.project_root(cwd)
     if allowed(command, project, consume):
         return ""
     if consume:
         remember(command, project)
-    call.name = "PreToolUse"  # a payload without hook_event_name is read as one
     return event_module.render_deny(call, deny_reason(command, findings))
 
 
@@ -115,6 +166,7 @@ def judge(command, cwd, env, registry):
         registry.home_exceptions,
     )
     git = git_state.Git(env=env)
+    ground = own_ground.Ground(env, cwd, targets.real(_HOOKS))
     findings = []
     # The folder each command runs in: a cd moves it for the later commands read from the same
     # place (the top level, or one ``sh -c`` string); None once a cd went where no one can tell.
@@ -143,12 +195,17 @@ def judge(command, cwd, env, registry):
             continue
         where = judges.Where(here, scope, places, git, saved, _with(env, simple.assigns))
         context = shell_rules.Context(cwd, places.home, scope)
+        found = len(findings)
         for row in registry.rows:
             if not rules.matches(registry, row, simple, context):
                 continue
             lost = judges.JUDGES[row["loses"]](simple, where)
             if lost:
                 findings.append(Finding(row, lost, argv))
+        # The guard's own ground, unless a row denies this command already (`rm -rf /*` holds it too).
+        changed = ground.shell(simple, here, scope) if len(findings) == found else None
+        if changed:
+            findings.append(Finding(OWN_GROUND, changed, argv))
         if argv[0] == "git" and here:
             change = judges.saves(argv, here)
             if change:
@@ -158,6 +215,16 @@ def judge(command, cwd, env, registry):
                 else:
                     saved.pop(project, None)
     return findings
+
+
+#: The finding of a call that would change the guard itself (own_ground.py): not a row of the
+#: registry, so no configuration can turn it off.
+OWN_GROUND = {
+    "id": "GUARD-OWN-GROUND",
+    "harm": "That is the guard's own ground: hookmux's hooks, its allowances and configuration, or the "
+            "host's hook settings. An agent must not switch off or loosen the guard that checks it.",
+    "safe_alternative": "Ask the user to make this change themselves, from their own terminal or editor.",
+}
 
 
 #: The finding of a command the reader stopped reading at one of its limits (characters,
@@ -199,6 +266,8 @@ def explain(command, cwd, env, registry):
     for row in registry.rows:
         verdict = shell_rules.evaluate(registry.rules[row["id"]], commands, context)
         out.append((row["id"], verdict.matched, verdict.why, findings.get(row["id"], [])))
+    if OWN_GROUND["id"] in findings:  # built in, not a row
+        out.append((OWN_GROUND["id"], True, "changes the guard itself (built in)", findings[OWN_GROUND["id"]]))
     return out
 
 
@@ -241,14 +310,40 @@ def remember(command, project):
 
 
 def deny_reason(command, findings):
+    own = [finding for finding in findings if finding.row is OWN_GROUND]
+    if len(own) == len(findings):
+        return own_ground_reason(own)
     lines = ["hookmux danger gate: this command was NOT run. It would destroy what nothing can bring back:"]
     for finding in findings:
+        if finding.row is OWN_GROUND:
+            lines.append("- [%s] %s would change %s. %s" % (
+                finding.row["id"], finding.argv[0], "; ".join(finding.lost), finding.row["harm"]))
+            continue
         lines.append("- [%s] %s would lose %s. %s" % (
             finding.row["id"], finding.argv[0], "; ".join(finding.lost), finding.row["harm"]))
     lines.append("Safer: " + " ".join(dict.fromkeys(f.row["safe_alternative"] for f in findings)))
+    if own:
+        lines.append(OWN_GROUND_ADVICE)
+        return "\n".join(lines)
     lines.append(
         "Do not try to reach the same result another way (another command, a script, a wrapper). "
         "Stop and ask the user: say what you wanted to do and what it would delete. Only the user "
         "can let it through, from their own terminal (hookmux allow --last, which asks them to "
         "confirm there; it refuses to run without a person at a terminal). Then run the same command again.")
     return "\n".join(lines)
+
+
+def own_ground_reason(findings):
+    """The deny of a call that would change the guard itself: no allowance lets one through."""
+    lines = ["hookmux danger gate: this call was NOT run. It would change the guard itself:"]
+    for finding in findings:
+        lines.append("- [%s] %s would change %s." % (finding.row["id"], finding.argv[0], "; ".join(finding.lost)))
+    lines.append(OWN_GROUND["harm"])
+    lines.append(OWN_GROUND_ADVICE)
+    return "\n".join(lines)
+
+
+OWN_GROUND_ADVICE = (
+    "Do not try to reach the same result another way (another command, a script, a file tool). "
+    "Stop and tell the user what you wanted to change and why; only they can make this change, "
+    "themselves, from their own terminal or editor.")

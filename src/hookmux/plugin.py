@@ -44,6 +44,7 @@ MARKETPLACE = "hookmux"
 # Codex reads a matcher of letters, digits, _ and | as exact tool names; its agent tool
 # (hooks/_common/hosts.py) starts the gate, which answers it with the mirror redirect.
 CODEX_AGENT_TOOL = resources.runtime("hosts").AGENT_TOOL["codex"]
+CODEX_EDIT_TOOL = "apply_patch"
 GEMINI_ROOT = "${extensionPath}"
 PLUGIN_FILES = (".claude-plugin/plugin.json", ".claude-plugin/marketplace.json", "hooks/hooks.json",
                 "gemini-extension.json")
@@ -67,6 +68,8 @@ def hooks_json(manifest: dict) -> dict:
         matcher = entry.matcher
         if entry.role == "gate" and entry.event == "PreToolUse" and matcher is not None:
             matcher += "|" + CODEX_AGENT_TOOL  # one file for all hosts: Codex's agent tool reaches the mirror
+        if entry.role == "danger" and matcher is not None:
+            matcher += "|" + CODEX_EDIT_TOOL  # and Codex's edits reach the guard's own ground
         group: dict = {"matcher": matcher} if matcher is not None else {}
         group["hooks"] = [{"type": "command", "command": line, "timeout": entry.timeout}]
         hooks.setdefault(entry.event, []).append(group)

@@ -125,3 +125,15 @@ def test_hookmux_validate_checks_the_users_registry(tmp_path):
                           text=True, timeout=120)
     assert done.returncode == 1
     assert "MINE: example 'terraform plan' should be blocked but passes" in done.stdout
+
+
+def test_the_cheap_test_knows_every_file_tool_and_ground_name():
+    import sys
+
+    sys.path.insert(0, str(DANGER_GATE.parent))
+    sys.path.insert(0, str(DANGER_GATE.parent.parent))
+    import gate_core
+
+    assert {f'"{tool}"' for tool in gate_core.FILE_TOOLS} == _entry_point_bytes("FILE_TOOLS")
+    # Every folder name own_ground.py searches code for is one the cheap test lets through.
+    assert {".claude", ".copilot", ".codex", ".gemini", "hookmux", "danger-gate"} <= _entry_point_bytes("GROUND")

@@ -204,7 +204,7 @@ def _tree_with_an_edit_row(tmp_path):
 def test_edit_and_write_rows_reach_codex_apply_patch(codex_cli, codex_sandbox, tmp_path):
     _install(codex_sandbox, codex_cli, "--source", _tree_with_an_edit_row(tmp_path))
     wired = json.loads(codex_sandbox.hooks_file.read_text())["hooks"]["PreToolUse"]
-    assert [g["matcher"] for g in wired] == ["Bash|apply_patch", "spawn_agent", "Bash"]  # Bash: the danger gate
+    assert [g["matcher"] for g in wired] == ["Bash|apply_patch", "spawn_agent", "Bash|apply_patch"]  # the danger gate: Bash, and apply_patch for its own ground
     codex_sandbox.use_model("gpt-5.5")
 
     patch = "*** Begin Patch\n*** Add File: notes.txt\n+hello\n*** End Patch\n"

@@ -52,7 +52,7 @@ def test_shipped_manifest_gives_the_dispatcher_before_and_after_tools_in_millise
     target = str(tmp_path / "hooks dir")
     entries = gemini_hooks.entries(manifest, target, "/usr/bin/python3")
     gates = [(e.event, e.role, e.matcher, e.timeout) for e in entries if e.role != "dispatch"]
-    assert gates == [("BeforeTool", "danger", "^(?:run_shell_command)$", 10000)]
+    assert gates == [("BeforeTool", "danger", "^(?:run_shell_command|replace|write_file)$", 10000)]
     by_event = {e.event: e for e in entries if e.role == "dispatch"}
     assert set(by_event) == {"BeforeTool", "AfterTool", "BeforeAgent"}  # PreToolUse, its advice, UserPromptSubmit
     assert by_event["BeforeTool"].matcher == by_event["AfterTool"].matcher == "^(?:run_shell_command)$"
@@ -217,7 +217,7 @@ def test_install_wires_gemini_keeps_the_users_settings_and_a_reinstall_changes_n
     assert data["hooks"]["SessionEnd"] == user["hooks"]["SessionEnd"]
     assert sorted(_ours(data, g.target)) == sorted([
         ("BeforeTool", "dispatch", "^(?:run_shell_command)$", 10000),
-        ("BeforeTool", "danger", "^(?:run_shell_command)$", 10000),
+        ("BeforeTool", "danger", "^(?:run_shell_command|replace|write_file)$", 10000),
         ("AfterTool", "dispatch", "^(?:run_shell_command)$", 10000),
         ("BeforeAgent", "dispatch", None, 10000),
     ])

@@ -54,7 +54,8 @@ def danger_gate_verdicts(command: str, tool: str, cwd: str | None) -> list[dict]
     for verdict in dangers.explain(command, cwd or os.getcwd()):
         why = verdict["why"]
         if verdict["blocks"]:
-            why += ": would lose " + "; ".join(verdict["lost"])
+            verb = ": would change " if verdict["id"] == "GUARD-OWN-GROUND" else ": would lose "
+            why += verb + "; ".join(verdict["lost"])
         elif verdict["matched"]:
             why += ", but nothing would be lost here"
         out.append({"id": verdict["id"], "verdict": "block" if verdict["blocks"] else "quiet", "why": why,

@@ -27,7 +27,7 @@ _hosts = resources.runtime("hosts")
 HOOKS_FILE = "hooks.json"
 HOST_ARGS = ("--host", _hosts.CODEX)
 GATE_EVENTS = {"PreToolUse": _hosts.AGENT_TOOL[_hosts.CODEX]}
-DANGER_EVENTS = {"PreToolUse": "Bash"}
+DANGER_EVENTS = {"PreToolUse": "Bash|apply_patch"}  # apply_patch: for the guard's own ground
 EVENTS = tuple(_hosts.EVENTS[_hosts.CODEX])
 
 

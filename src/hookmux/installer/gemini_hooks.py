@@ -86,7 +86,7 @@ def _union(event: str, specs: list[dict]) -> str | None | bool:
 
 
 # The danger gate's events and the settings matcher its tools are chosen by.
-DANGER_GATE_EVENTS = {"BeforeTool": "Bash"}
+DANGER_GATE_EVENTS = {"BeforeTool": "Bash|Edit|Write"}  # Edit, Write: for the guard's own ground
 
 
 def entries(manifest: dict, target: str, python: str) -> list[Entry]:
