@@ -4,8 +4,9 @@ Leak guard (autouse, every test): a warm pool or a server that a test started do
 the test, so that later tests never run under its load. After each test:
 
 - a server (``dispatch_arbiter.py serve HOOKS``, or one of its workers) of a hooks tree under
-  the test's tmp_path still running fails the test, naming pid and argv, and is killed: the
-  test must stop what it started (tests/serve/conftest.py's ``server`` fixture does);
+  the test's tmp_path still running LEAK_WAIT seconds later fails the test, naming pid and
+  argv, and is killed: the test must stop what it started (tests/serve/conftest.py's
+  ``server`` fixture does);
 - a pool (``dispatch_arbiter.py pool FOLDER``) of a folder that appeared in RUNTIME_DIR during
   the test is ended here (its ``calls`` FIFO unlinked, SIGTERM to the arbiter and its workers):
   a pool is meant to idle after its last call, and no test waits for that; one still there
@@ -94,14 +95,16 @@ def no_warm_process_left(request):
         _end_pool(folder)
     _signal(pools, signal.SIGTERM)  # the pool's arbiter and its workers: the test is over
     deadline = time.monotonic() + LEAK_WAIT
-    left = pools
+    left = found  # a stopped server's workers leave once their connection is idle: waited for too
     while left and time.monotonic() < deadline:
         time.sleep(0.05)
-        left = {pid: argv for pid, argv in _arbiters(roots).items() if pid in pools}
-    _signal(servers, signal.SIGKILL)
+        left = _arbiters(roots)
     _signal(left, signal.SIGKILL)
+    servers = {pid: argv for pid, argv in left.items() if pid in servers}
+    left = {pid: argv for pid, argv in left.items() if pid not in servers}
     if servers:
-        pytest.fail("left a server running: %s" % _named(servers), pytrace=False)
+        pytest.fail("left a server running (still there %.0f s after the test): %s" % (LEAK_WAIT, _named(servers)),
+                    pytrace=False)
     if left:
         pytest.fail("a warm pool did not leave on SIGTERM within %.0f s: %s" % (LEAK_WAIT, _named(left)),
                     pytrace=False)
