@@ -206,12 +206,18 @@ def code_stamp(folder, names):
 
 
 def alive(pid):
-    """Whether ``pid`` is a process of this user's (another's is a reused pid, not ours)."""
+    """Whether ``pid`` is a process of this user's (another's is a reused pid, not ours) that has
+    not ended: a zombie (ended, its parent not yet told, as a server its starter still waits for
+    after ``hookmux serve --stop``) is not alive."""
     try:
         os.kill(int(pid), 0)
     except (OSError, ValueError, TypeError, OverflowError):
         return False
-    return True
+    try:
+        with open("/proc/%d/stat" % int(pid), "rb") as stat:
+            return stat.read().rpartition(b")")[2].split()[0] != b"Z"
+    except (OSError, IndexError):
+        return True  # no /proc (macOS): the kill probe is the answer
 
 
 def squatter(port):

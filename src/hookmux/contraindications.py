@@ -19,7 +19,10 @@ from hookmux.resources import hooks_tree, runtime
 
 ROW_FIELDS = ("id", "tool_pattern", "input_pattern", "harm", "safe_alternative")
 STRUCTURED_FIELDS = ("id", "harm", "safe_alternative")
-OPTIONAL_ROW_FIELDS = ("$comment", "examples")
+OPTIONAL_ROW_FIELDS = ("$comment", "examples", "pack")
+#: The domain a row belongs to (issue 40); ``hookmux explain`` names it.
+PACKS = ("git", "files", "system", "shell", "containers", "databases", "kubernetes", "infrastructure",
+         "cloud", "storage", "publishing", "git-remote", "secrets")
 TOP_LEVEL_FIELDS = ("version", "rows", "$schema", "$comment")
 ID_PATTERN = re.compile(r"[A-Z0-9][A-Z0-9._-]{0,63}")
 # The tools the shipped manifest routes to the check (after Copilot names are mapped).
@@ -125,6 +128,8 @@ def _row_problems(place: str, row: object) -> list[str]:
         value = row.get(field)
         if isinstance(value, str) and len(value) > MAX_TEXT_CHARS:
             problems.append(f"{place}.{field}: {len(value)} characters, at most {MAX_TEXT_CHARS} are shown")
+    if "pack" in row and row["pack"] not in PACKS:
+        problems.append(f"{place}.pack: must be one of {', '.join(PACKS)}")
     problems.extend(_examples_shape(place, row.get("examples")))
     return problems
 

@@ -177,8 +177,8 @@ HOSTILE_100K = {
 
 @pytest.mark.parametrize("shape", sorted(HOSTILE_100K))
 def test_100_kb_is_read_in_50_ms(shape):
-    """Issue 26's bound. Best of five, so a neighbour's burst on the shared machine is not
-    taken for the reader's cost."""
+    """Issue 26's bound, in CPU time of this process (best of five): on a loaded 2-core machine
+    (parallel test workers, neighbours) the wall clock counts others' turns, the CPU clock does not."""
     text = HOSTILE_100K[shape]
     assert len(text) >= 90_000
     best = min(_timed(text) for _ in range(5))
@@ -186,9 +186,9 @@ def test_100_kb_is_read_in_50_ms(shape):
 
 
 def _timed(text):
-    start = time.perf_counter()
+    start = time.process_time()
     shell.read(text)
-    return time.perf_counter() - start
+    return time.process_time() - start
 
 
 def test_a_megabyte_is_bounded():

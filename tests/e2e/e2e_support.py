@@ -16,6 +16,7 @@ from pathlib import Path
 import pytest
 
 from e2e_model_server import ModelServer, ToolUse
+from hookmux_testing import RUNTIME_DIR, WARM_IDLE
 
 E2E_DIR = Path(__file__).resolve().parent
 REPO = E2E_DIR.parents[1]
@@ -198,6 +199,9 @@ def _base_env(home: Path) -> dict[str, str]:
         "no_proxy": "127.0.0.1,localhost",
         "GIT_CONFIG_NOSYSTEM": "1",
         "GIT_TERMINAL_PROMPT": "0",
+        # The session's warm pools: its private folder, gone soon after the test (tests/conftest.py).
+        "HOOKMUX_RUNTIME_DIR": RUNTIME_DIR,
+        "HOOKMUX_WARM_IDLE": WARM_IDLE,
     }
 
 

@@ -34,11 +34,12 @@ def advisory_verdicts(command: str, tool: str, cwd: str | None, registry: str | 
         if "input_pattern" in row:
             hit = row["id"] in text_hits
             why = "input_pattern finds the command text" if hit else "input_pattern does not find the command text"
-            out.append({"id": row["id"], "verdict": "advise" if hit else "quiet", "why": why, "form": "text"})
+            out.append({"id": row["id"], "verdict": "advise" if hit else "quiet", "why": why, "form": "text",
+                        "pack": row.get("pack", "")})
         elif row["id"] in found:
             verdict = found[row["id"]]
             out.append({"id": row["id"], "verdict": "advise" if verdict.matched else "quiet", "why": verdict.why,
-                        "form": "structured"})
+                        "form": "structured", "pack": row.get("pack", "")})
     return out
 
 
@@ -118,7 +119,8 @@ def render(report: dict, show_all: bool = False) -> str:
             why = verdict["why"]
             near = not why.startswith("no command runs") and ": not " not in why and verdict.get("form") != "text"
             if show_all or verdict["verdict"] != "quiet" or near:
-                lines.append(f"  {verdict['verdict']:6} {verdict['id']}: {verdict['why']}")
+                pack = f" (pack {verdict['pack']})" if verdict.get("pack") else ""
+                lines.append(f"  {verdict['verdict']:6} {verdict['id']}{pack}: {verdict['why']}")
     return "\n".join(lines) + "\n"
 
 
