@@ -9,6 +9,7 @@ import json
 import sys
 from pathlib import Path
 
+from hookmux import protection
 from hookmux.commands.install import DEFAULT_TARGET
 from hookmux.doctor import Options, diagnose
 from hookmux.doctor.render import render
@@ -34,6 +35,7 @@ def configure(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--project", metavar="DIR", default=".",
                         help="the project whose .claude, .github/hooks, .codex and .gemini to look at (default: .)")
     parser.add_argument("--json", action="store_true", help="print the report as JSON (for a bug report)")
+    parser.add_argument("--managed-root", metavar="DIR", default="", help=argparse.SUPPRESS)  # tests: a throwaway /
 
 
 def run(args: argparse.Namespace) -> int:
@@ -49,5 +51,7 @@ def run(args: argparse.Namespace) -> int:
                       codex_homes=[absolute(p) for p in args.codex_home],
                       gemini_homes=[absolute(p) for p in args.gemini_home])
     report = diagnose(options)
-    sys.stdout.write(json.dumps(report, indent=2) + "\n" if args.json else render(report))
+    report["protection"] = protection.level(args.managed_root)  # informs; not a problem either way
+    sys.stdout.write(json.dumps(report, indent=2) + "\n" if args.json else
+                     render(report) + protection.render(report["protection"]))
     return 0 if report["ok"] else 1

@@ -35,6 +35,8 @@ def add_location_flags(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--gemini-home", metavar="DIR",
                         help="also wire Gemini CLI: DIR/settings.json (~/.gemini for the user, "
                              "<project>/.gemini for one trusted project)")
+    # The root of the managed layout (install --managed, the protection level): tests use a throwaway /.
+    parser.add_argument("--managed-root", metavar="DIR", default="", help=argparse.SUPPRESS)
 
 
 def configure(parser: argparse.ArgumentParser) -> None:
@@ -50,11 +52,20 @@ def configure(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--serve", action="store_true",
                         help="wire Claude Code's dispatcher events as HTTP hooks answered by `hookmux serve` "
                              "(started by a SessionStart hook; docs/serve.md); Copilot and Codex keep command hooks")
+    parser.add_argument("--managed", action="store_true",
+                        help="as root: wire Claude Code's managed settings (/etc/claude-code/managed-settings.json) "
+                             "to a root-owned tree in /opt/hookmux/hooks run by /usr/bin/python3, so that no process "
+                             "of the user can remove or edit the guard (docs/danger-gate.md, protection levels)")
     parser.add_argument("--dry-run", action="store_true", help="print what would change; write nothing")
 
 
 def run(args: argparse.Namespace) -> int:
     out, err = sys.stdout, sys.stderr
+    if getattr(args, "managed", False):
+        refused = _managed(args)
+        if refused:
+            err.write(f"hookmux: {refused}\nhookmux: nothing was changed\n")
+            return 1
     target = absolute(args.target)
     settings = absolute(args.settings)
     copilot_dir = absolute(args.copilot_hooks_dir) if args.copilot_hooks_dir else None
@@ -120,10 +131,52 @@ def run(args: argparse.Namespace) -> int:
         for change in plan.wiring:
             out.write(f"hookmux: wired {change.path}{'' if change.changed else ' (unchanged)'}\n")
         code = codex_install.after(plan, codex_bin, trusted_before, out, err)
+        if getattr(args, "managed", False) and code == 0:
+            code = _seal(target, settings, out, err)
         if args.serve and _readable_by_others(settings):
             err.write(f"hookmux: warning: {settings} carries the `hookmux serve` secret and other users can read "
                       f"it; `chmod 600 {settings}` keeps them from driving the server\n")
     return code
+
+
+def _managed(args: argparse.Namespace) -> str:
+    """Point ``args`` at the managed layout; why not, or ""."""
+    from hookmux import protection
+
+    if os.geteuid() != 0:
+        return "--managed needs root (sudo hookmux install --managed): only then can no process of the user change it"
+    if args.serve or args.copilot_hooks_dir or args.codex_home or args.gemini_home:
+        return "--managed wires Claude Code's managed settings only (not --serve, Copilot, Codex or Gemini)"
+    paths = protection.managed_paths(args.managed_root)
+    python = args.python or protection.MANAGED_PYTHON
+    reason = protection.untouchable(python)
+    if reason:
+        return f"--managed needs an interpreter only root can change: {reason}"
+    args.target, args.settings, args.python = str(paths.target), str(paths.settings), python
+    return ""
+
+
+def _seal(target, settings, out, err) -> int:
+    """Make the installed tree and the managed settings root's alone (owner root, no group/other write)."""
+    from hookmux import protection
+
+    for folder in (target, os.path.dirname(settings)):
+        os.chmod(folder, 0o755)
+    for dirpath, dirnames, filenames in os.walk(target):
+        for name in [*dirnames, *filenames, ""]:
+            path = os.path.join(dirpath, name) if name else dirpath
+            if os.path.islink(path):
+                continue
+            os.chown(path, 0, 0)
+            os.chmod(path, os.stat(path).st_mode & ~0o022)
+    os.chown(settings, 0, 0)
+    os.chmod(settings, 0o644)
+    reason = protection.untouchable_tree(target) or protection.untouchable(settings)
+    if reason:
+        err.write(f"hookmux: installed, but a user could still change it: {reason}\n")
+        return 1
+    out.write(f"hookmux: managed: {settings} and {target} can be changed by root only\n")
+    return 0
 
 
 def _readable_by_others(path) -> bool:

@@ -7,7 +7,7 @@ import json
 import os
 import sys
 
-from hookmux import layer_report, plugin_installs, resources
+from hookmux import layer_report, plugin_installs, protection, resources
 from hookmux.commands.install import add_location_flags
 from hookmux.installer import codex_install, codex_trust, gemini_extension
 from hookmux.installer.inspect import render, status
@@ -43,7 +43,8 @@ def run(args: argparse.Namespace) -> int:
     report["layers"] = layers.as_dict()
     report["problems"] += layers.errors
     report["allowances"] = _allowances()
-    text = render(report) + plugin_installs.render_status(report) + gemini_extension.render_status(report)
+    report["protection"] = protection.level(args.managed_root)
+    text = render(report) + protection.render(report["protection"]) + plugin_installs.render_status(report) + gemini_extension.render_status(report)
     text += layer_report.render(layers)
     text += _render_allowances(report)
     sys.stdout.write(json.dumps(report, indent=2) + "\n" if args.json else text)
