@@ -52,6 +52,9 @@ def run(args: argparse.Namespace) -> int:
                       gemini_homes=[absolute(p) for p in args.gemini_home])
     report = diagnose(options)
     report["protection"] = protection.level(args.managed_root)  # informs; not a problem either way
-    sys.stdout.write(json.dumps(report, indent=2) + "\n" if args.json else
-                     render(report) + protection.render(report["protection"]))
+    if args.json:
+        sys.stdout.write(json.dumps(report, indent=2) + "\n")
+    else:  # the level before the verdict, which stays the last line
+        *lines, verdict = render(report).rstrip("\n").split("\n")
+        sys.stdout.write("\n".join(lines) + "\n" + protection.render(report["protection"]) + verdict + "\n")
     return 0 if report["ok"] else 1
