@@ -81,10 +81,37 @@ def _library_call(command):
     return bool(command.origin) and len(command.origin[-1].split()) == 3
 
 
+#: At most this many folders of one rm are asked about (the git questions share one deadline).
+MAX_WORKTREE_QUESTIONS = 4
+
+
 def paths(command, where):
-    """A recursive delete: each operand that reaches a protected place that is there."""
-    return _protected([path for index in operand_indexes(command.argv) for path in reached(command, index, where)],
-                      where)
+    """A recursive delete: each operand that reaches a protected place that is there, and the
+    uncommitted changes to tracked files below an operand in a git work tree (``rm -rf src``
+    loses them as ``git checkout -- src`` would; committed files come back from git)."""
+    reached_paths = [path for index in operand_indexes(command.argv) for path in reached(command, index, where)]
+    lost = _protected(reached_paths, where)
+    return lost + _worktree_changes(reached_paths[:MAX_WORKTREE_QUESTIONS], where)
+
+
+def _worktree_changes(reached_paths, where):
+    import allowances
+
+    lost = []
+    for path in reached_paths:
+        if not os.path.isdir(path) or os.path.islink(path):
+            continue
+        root = allowances.project_root(path)
+        resolved = targets.real(path)
+        if not os.path.exists(os.path.join(root, ".git")) or resolved == os.path.join(root, ".git") \
+                or not (resolved + "/").startswith(root + "/"):
+            continue
+        if where.saved and root in where.saved:
+            continue  # `git stash && rm -rf src`: saved first
+        found = where.git.changes(Repo(root, "", [], (), None), [os.path.relpath(resolved, root) or "."])
+        if found and found not in lost:
+            lost.append(found)
+    return lost
 
 
 def emptied(command, where):

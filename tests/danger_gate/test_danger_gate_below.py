@@ -66,3 +66,37 @@ def test_a_glob_that_leaves_something_behind_is_not_everything(tmp_path):
     assert denial(world.gate("rm -rf ~/Documents/t*")) is None
     (world.home / "Documents" / "notes").rmdir()
     assert denial(world.gate("rm -rf ~/Documents/t*")) is not None  # thesis.tex was all there was
+
+
+def _repo_with_src(world: World, edited: bool):
+    import subprocess
+
+    repo = world.repo("clean")
+    (repo / "src").mkdir()
+    (repo / "src" / "main.py").write_text("print(1)\n")
+    (repo / "build").mkdir()
+    (repo / "build" / "out.o").write_text("o")
+    for args in (["add", "src"], ["commit", "-q", "-m", "src"]):
+        subprocess.run(["git", "-C", str(repo), *args], env=world.env, check=True)
+    if edited:
+        (repo / "src" / "main.py").write_text("print(2)  # unsaved work\n")
+    return repo
+
+
+def test_rm_r_over_uncommitted_edits_in_a_work_tree_is_denied(tmp_path):
+    world = World(tmp_path)
+    repo = _repo_with_src(world, edited=True)
+    reason = denial(world.gate("rm -rf src", cwd=repo))
+    assert reason and "1 uncommitted change to src/main.py" in reason
+    sub = repo / "src"
+    assert denial(world.gate("rm -rf ../src", cwd=sub)) is not None
+    assert denial(world.gate(f"rm -rf {sub}", cwd=world.plain)) is not None  # a sibling's unsaved work
+    assert denial(world.gate("git stash && rm -rf src", cwd=repo)) is None  # saved first
+    assert (repo / "src" / "main.py").read_text().endswith("unsaved work\n")
+
+
+def test_rm_r_of_committed_or_untracked_folders_passes(tmp_path):
+    world = World(tmp_path)
+    repo = _repo_with_src(world, edited=False)
+    for command in ("rm -rf src", "rm -rf build", "rm -rf build src", "rm -r src/", "rm -rf ./build/*"):
+        assert denial(world.gate(command, cwd=repo)) is None, command
