@@ -164,6 +164,7 @@ def judge(command, cwd, env, registry):
         allowances.project_root(cwd),
         [os.path.normpath(p) for p in registry.system_folders],
         registry.home_exceptions,
+        registry.precious_files,
     )
     git = git_state.Git(env=env)
     ground = own_ground.Ground(env, cwd, targets.real(_HOOKS))

@@ -22,7 +22,7 @@ _GIT_VALUE_OPTIONS = GLOBAL_VALUE_OPTIONS["git"]
 # find's words that do not narrow what -delete deletes.
 _FIND_NEUTRAL = frozenset(("-delete", "-depth", "-xdev", "-mount", "-print", "-print0", "-ignore_readdir_race",
                            "-noleaf", "-daystart", "-follow"))
-_FIND_NEUTRAL_VALUE = frozenset(("-mindepth", "-maxdepth"))
+_FIND_NEUTRAL_VALUE = frozenset(("-mindepth", "-maxdepth", "-type", "-xtype"))
 _FIND_EXEC = frozenset(("-exec", "-execdir", "-ok", "-okdir"))
 
 
@@ -81,10 +81,67 @@ def _library_call(command):
     return bool(command.origin) and len(command.origin[-1].split()) == 3
 
 
+#: At most this many folders of one rm are asked about (the git questions share one deadline).
+MAX_WORKTREE_QUESTIONS = 4
+
+
 def paths(command, where):
-    """A recursive delete: each operand that reaches a protected place that is there."""
-    return _protected([path for index in operand_indexes(command.argv) for path in reached(command, index, where)],
-                      where)
+    """A recursive delete: each operand that reaches a protected place that is there, and the
+    uncommitted changes to tracked files below an operand in a git work tree (``rm -rf src``
+    loses them as ``git checkout -- src`` would; committed files come back from git)."""
+    reached_paths = [path for index in operand_indexes(command.argv) for path in reached(command, index, where)]
+    lost = _protected(reached_paths, where)
+    return lost + _worktree_changes(reached_paths[:MAX_WORKTREE_QUESTIONS], where)
+
+
+def _worktree_changes(reached_paths, where):
+    import allowances
+
+    lost = []
+    for path in reached_paths:
+        if not os.path.isdir(path) or os.path.islink(path):
+            continue
+        root = allowances.project_root(path)
+        resolved = targets.real(path)
+        if not os.path.exists(os.path.join(root, ".git")) or resolved == os.path.join(root, ".git") \
+                or not (resolved + "/").startswith(root + "/"):
+            continue
+        if where.saved and root in where.saved:
+            continue  # `git stash && rm -rf src`: saved first
+        found = where.git.changes(Repo(root, "", [], (), None), [os.path.relpath(resolved, root) or "."])
+        if found and found not in lost:
+            lost.append(found)
+    return lost
+
+
+def emptied(command, where):
+    """Any ``rm``: a glob that takes everything in a protected folder (``~/.ssh/*``, ``/etc/*``),
+    or a precious file (``~/.ssh/id_ed25519``)."""
+    lost = []
+    for index in operand_indexes(command.argv):
+        for why in _emptied(command, index, reached(command, index, where), where):
+            if why not in lost:
+                lost.append(why)
+    return lost
+
+
+def _emptied(command, index, reached_paths, where):
+    """What deleting ``reached_paths`` (word ``index``) loses below a protected folder: all that a
+    glob left in it (hidden names aside, as sh), or a precious file."""
+    lost = [targets.precious(path, where.places) for path in reached_paths if os.path.isfile(path)]
+    lost = [why for why in lost if why]
+    globbed = any(kind == "lit" and "*" in value for kind, value in command.words[index])
+    if globbed and reached_paths and all(os.path.lexists(path) for path in reached_paths):
+        folder = os.path.dirname(reached_paths[0])
+        if all(os.path.dirname(path) == folder for path in reached_paths):
+            why = targets.holder(folder, where.places)
+            try:
+                names = [name for name in os.listdir(folder) if not name.startswith(".")]
+            except OSError:
+                names = None
+            if why and names and set(os.path.join(folder, name) for name in names) <= set(reached_paths):
+                lost.append("everything in %s" % why)
+    return lost
 
 
 def _protected(paths_reached, where):
@@ -502,6 +559,7 @@ def always(command, where):
 
 JUDGES = {
     "paths": paths,
+    "emptied": emptied,
     "find-delete": find_delete,
     "device-of": device_of,
     "device-operand": device_operand,

@@ -10,7 +10,7 @@ whether the call would really lose something (judges.py). The user's file
 (``~/.config/hookmux/dangers.json`` unless ``XDG_CONFIG_HOME`` says otherwise) holds
 ``{"rows": [...], "disabled": ["ID", ...]}``: a row with a shipped id replaces that row, a
 new id adds one, a disabled id is off. Only the user's own file counts: a project cannot turn
-the gate off. ``system_folders`` and ``home_exceptions`` of the user's file add to the
+the gate off. ``system_folders``, ``home_exceptions`` and ``precious_files`` of the user's file add to the
 shipped lists.
 """
 import os
@@ -20,7 +20,7 @@ USER_FILE = ("hookmux", "dangers.json")
 
 
 class Registry:
-    __slots__ = ("rows", "rules", "system_folders", "home_exceptions", "disabled")
+    __slots__ = ("rows", "rules", "system_folders", "home_exceptions", "precious_files", "disabled")
 
     def __init__(self):
         self.rows = []
@@ -28,6 +28,7 @@ class Registry:
         self.rules = {}
         self.system_folders = []
         self.home_exceptions = []
+        self.precious_files = []
         self.disabled = []
 
 
@@ -79,7 +80,7 @@ def load(shipped_path, user_path):
     registry = Registry()
     shipped = read_document(shipped_path) or {}
     user = (read_document(user_path) or {}) if user_path else {}
-    for key in ("system_folders", "home_exceptions"):
+    for key in ("system_folders", "home_exceptions", "precious_files"):
         for document in (shipped, user):
             values = document.get(key)
             if isinstance(values, list):

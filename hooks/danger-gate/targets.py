@@ -23,9 +23,9 @@ _NAME_CHARS = frozenset("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz012
 class Places:
     """The folders a session's deletes are judged against (computed once per call)."""
 
-    __slots__ = ("home", "project", "system", "home_exceptions")
+    __slots__ = ("home", "project", "system", "home_exceptions", "precious")
 
-    def __init__(self, home, project, system, home_exceptions):
+    def __init__(self, home, project, system, home_exceptions, precious=()):
         #: The home folder, real path ("" when unknown).
         self.home = home
         #: The project: the cwd's repository root, else the cwd ("" when unknown).
@@ -34,6 +34,8 @@ class Places:
         self.system = frozenset(system)
         #: Top-level folders of home that hold only caches (``.cache``), never protected.
         self.home_exceptions = frozenset(home_exceptions)
+        #: Files no copy brings back (``~/.ssh/id_*`` private keys): fnmatch patterns, ``~`` = home.
+        self.precious = tuple(precious)
 
 
 def real(path):
@@ -203,6 +205,31 @@ def protected(path, places):
         for inner, what in ((places.home, "the home folder"), (places.project, "the project")):
             if inner and inner.startswith(prefix):
                 return "%s, which holds %s %s" % (candidate, what, inner)
+    return ""
+
+
+def holder(folder, places):
+    """Why emptying ``folder`` could not be undone: the home folder, one of its top-level folders
+    or a system folder (not the project, not "/": their own checks judge those), else ""."""
+    why = protected(folder, places)
+    if not why or folder == "/" or "which holds" in why or why.startswith("the whole project"):
+        return ""
+    return why
+
+
+def precious(path, places):
+    """Why deleting the file ``path`` could not be undone (a private key), else ""."""
+    import fnmatch
+
+    resolved = real(path)
+    for pattern in places.precious:
+        if pattern.startswith("~/"):
+            if not places.home:
+                continue
+            pattern = os.path.join(places.home, pattern[2:])
+        for candidate in _unique((path, resolved)):
+            if fnmatch.fnmatchcase(candidate, pattern) and not candidate.endswith(".pub"):
+                return "the private key %s" % candidate
     return ""
 
 

@@ -20,7 +20,7 @@ GATE_FOLDER = "danger-gate"
 ROW_FIELDS = ("id", "loses", "harm", "safe_alternative")
 OPTIONAL_ROW_FIELDS = ("program", "subcommand", "flags", "args", "any_of", "stdin_from", "writes", "examples",
                        "$comment")
-TOP_LEVEL_FIELDS = ("version", "rows", "system_folders", "home_exceptions", "$comment", "$schema")
+TOP_LEVEL_FIELDS = ("version", "rows", "system_folders", "home_exceptions", "precious_files", "$comment", "$schema")
 USER_TOP_LEVEL_FIELDS = TOP_LEVEL_FIELDS + ("disabled",)
 #: Repository states an example may ask for (``"repo": ...``).
 REPO_STATES = ("clean", "changed", "staged", "untracked", "stashed")
@@ -64,7 +64,7 @@ def check_registry(path: str | Path, user: bool = False) -> list[str]:
     problems = [f"{name} {key}: unknown key" for key in document if key not in allowed]
     if not user and document.get("version") != 1:
         problems.append(f"{name} version: must be 1")
-    for key in ("system_folders", "home_exceptions", "disabled"):
+    for key in ("system_folders", "home_exceptions", "precious_files", "disabled"):
         if key in document and not (isinstance(document[key], list)
                                     and all(isinstance(v, str) and v for v in document[key])):
             problems.append(f"{name} {key}: must be a list of strings")

@@ -74,12 +74,12 @@ def test_the_users_own_gate_rows_and_disabled_ids_decide_whether_the_gate_is_ask
     check, marker = _tree_with_a_marking_gate(tmp_path)
     user = tmp_path / "config" / "hookmux" / "dangers.json"
     user.parent.mkdir(parents=True, exist_ok=True)
-    user.write_text(json.dumps({"disabled": ["RM-RECURSIVE-UNDOABLE"], "rows": [
+    user.write_text(json.dumps({"disabled": ["RM-RECURSIVE-UNDOABLE", "RM-EMPTIES-UNDOABLE"], "rows": [
         {"id": "MY-PUSH", "program": "git", "subcommand": "push", "loses": "git-changes",
          "harm": "h", "safe_alternative": "s"}]}))
     assert world.env["XDG_CONFIG_HOME"] == str(tmp_path / "config")
     advise(world, "rm -rf ~/Documents", world.repo(), check=check)
-    assert not marker.exists()  # the user turned the gate's rm row off
+    assert not marker.exists()  # the user turned the gate's rm rows off
     advise(world, "git push --force origin main", world.repo(), check=check, session="s2")
     assert marker.exists()  # the user's own row is about a push
 
