@@ -123,6 +123,36 @@ NOW = {
     "CRONTAB-REMOVE": (
         "The crontab is gone: rebuild it from a backup, from your dotfiles or configuration "
         "management, or from the jobs' own logs (`grep CRON /var/log/syslog`)."),
+    "DOCKER-COMPOSE-DOWN-VOLUMES": (
+        "The project's named volumes are gone with their data. Check `docker volume ls`; restore from a "
+        "backup or dump if there is one, and tell the user before bringing the stack back up empty."),
+    "DOCKER-COMPOSE-V1-DOWN-VOLUMES": (
+        "The project's named volumes are gone with their data. Check `docker volume ls`; restore from a "
+        "backup or dump if there is one, and tell the user before bringing the stack back up empty."),
+    "DOCKER-VOLUME-REMOVE": (
+        "Removed volumes cannot be brought back by docker. Check `docker volume ls` for what is left and "
+        "restore the data from a backup; tell the user which volumes went."),
+    "REDIS-FLUSH": (
+        "The keys are gone unless the server persisted them: an RDB/AOF file from before the flush (or a "
+        "replica that has not synced yet) can restore them. Tell the user now, before the next save."),
+    "PRISMA-RESET": (
+        "The database DATABASE_URL names was dropped and recreated. Check which server that was; restore "
+        "from its latest dump or backup, and tell the user if it was not a throwaway database."),
+    "FRAMEWORK-DB-DROP": (
+        "The data of the environment's database is gone. Check which database it was (RAILS_ENV, "
+        "DJANGO_SETTINGS_MODULE), restore from the latest dump, and tell the user."),
+    "PULUMI-DESTROY": (
+        "Check `pulumi stack history` and the cloud console for what was deleted; stateful resources "
+        "need their backups or snapshots restored. Tell the user which stack it was."),
+    "HELM-UNINSTALL": (
+        "Check `kubectl get pv` for volumes released by the chart's claims (with a Retain policy the data "
+        "is still there to rebind); reinstall the release and tell the user."),
+    "AZ-GROUP-DELETE": (
+        "Deletion may still be running: `az group show -n <group>`. Soft-deleted items (Key Vault, "
+        "storage with soft delete) can be recovered for a while; tell the user at once."),
+    "ZFS-DESTROY": (
+        "A destroyed dataset or pool cannot be undone by zfs; a destroyed pool may still import with "
+        "`zpool import -D`. Stop writing to the disks and tell the user."),
 }
 
 

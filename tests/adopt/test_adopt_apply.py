@@ -169,7 +169,7 @@ def test_project_settings_with_claude_project_dir(tmp_path):
     target = project / ".claude" / "hookmux"
     hookmux(env, "install", "--target", target, "--settings", settings)
     proc = adopt(env, settings, target, "--apply")
-    assert "Bash 3 -> 2" in proc.stdout and "Edit 1 -> 1" in proc.stdout  # 3: with the danger gate
+    assert "Bash 3 -> 2" in proc.stdout and "Edit 2 -> 2" in proc.stdout  # with the danger gate (Edit: its own ground)
     spec = json.loads((target / "_dispatch" / "manifest.json").read_text())["events"]["PreToolUse"]
     assert spec["checks"][-1]["script"] == str(hooks / "ctx.py")
     assert spec["checks"][-1]["matcher"] == "^(?:Bash|Edit)$" and spec["checks"][-1]["timeout"] == 60
