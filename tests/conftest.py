@@ -17,6 +17,7 @@ from __future__ import annotations
 import os
 import shutil
 import signal
+import sys
 import time
 
 import pytest
@@ -75,6 +76,18 @@ def _end_pool(folder):
         os.unlink(os.path.join(folder, "calls"))
     except OSError:
         pass
+
+
+@pytest.fixture(autouse=True)
+def shared_package_restored():
+    """A check run in-process (``dispatch.run``) may import a ``_common`` of its own tree: the
+    tests after it, in the same xdist worker, get the hooks tree's package back."""
+    before = {name: module for name, module in sys.modules.items() if name.partition(".")[0] == "_common"}
+    yield
+    for name in [name for name in sys.modules if name.partition(".")[0] == "_common"]:
+        if sys.modules[name] is not before.get(name):
+            del sys.modules[name]
+    sys.modules.update(before)
 
 
 @pytest.fixture(autouse=True)

@@ -394,7 +394,10 @@ class WarmRunner:
         self.wake = _thread.allocate_lock()  # the rescuer sleeps on it between calls: no wake-ups
         self.wake.acquire()
         self.watching = False
-        _thread.start_new_thread(self._rescuer, ())
+        started = _thread.allocate_lock()
+        started.acquire()
+        _thread.start_new_thread(self._rescuer, (started,))
+        started.acquire()  # counted in _thread._count() from now on: the worker's baseline includes it
         dispatch_runner.prepare().installed().__enter__()  # the checks' streams, for the worker's life
         self.streams = (sys.stdin, sys.stdout, sys.stderr)
 
@@ -447,7 +450,8 @@ class WarmRunner:
             for check in loaded:
                 check.record(start, budget_end)
 
-    def _rescuer(self):
+    def _rescuer(self, started):
+        started.release()
         while True:
             self.wake.acquire()  # until a call's checks start
             while self._watch():

@@ -20,6 +20,7 @@ from reliability_support import DISPATCH, HOOKS, PYTHON, assert_dispatcher_outpu
 SUITE = "Load"
 LOAD_PROCESSES = 200
 WAVE_BUDGET = 120.0  # seconds for a whole wave on 2 cores; a hang guard, not a speed figure
+LOAD_TIMEOUT = 90  # each row's timeout in the waves' manifest (_manifest)
 SESSION = "load-session-7f3a"
 
 # command -> the row ids the shipped registry matches (checked against the registry first)
@@ -49,18 +50,34 @@ def _payload(command: str, index: int) -> tuple[str, bytes]:
                                      "tool_input": {"command": command}, "tool_use_id": f"toolu_{index}"}).encode()
 
 
+def _manifest(tmp_path) -> str:
+    """The shipped manifest with a timeout no wave reaches: 200 processes on a loaded 2-core
+    machine take seconds of CPU each, and a row that times out three times opens its breaker
+    (tests/dispatch/test_dispatch_breaker.py) — a wave after it would hear nothing. What this
+    test proves is the seen map under concurrency, not a speed."""
+    data = json.loads((HOOKS / "_dispatch" / "manifest.json").read_text())
+    for entry in data["events"].values():
+        for row in entry["checks"]:
+            row["timeout"] = LOAD_TIMEOUT
+    path = tmp_path / "manifest.json"
+    path.write_text(json.dumps(data))
+    return str(path)
+
+
 def _wave(tmp_path, env, commands: dict[str, set[str]], name: str):
     """Start LOAD_PROCESSES dispatchers, release them together; [(event, command, returncode, stdout)]."""
     outdir = tmp_path / name
     outdir.mkdir()
     plan = [list(commands)[index % len(commands)] for index in range(LOAD_PROCESSES)]
     processes = []
+    manifest = _manifest(tmp_path)
     started = time.monotonic()
     for index, command in enumerate(plan):
         event, data = _payload(command, index)
         out = open(outdir / f"{index}.out", "wb")
         err = open(outdir / f"{index}.err", "wb")
-        process = subprocess.Popen([PYTHON, "-S", str(DISPATCH), "--hooks-root", str(HOOKS), event],
+        process = subprocess.Popen([PYTHON, "-S", str(DISPATCH), "--manifest", manifest,
+                                    "--hooks-root", str(HOOKS), event],
                                    stdin=subprocess.PIPE, stdout=out, stderr=err, env=env)
         out.close()
         err.close()

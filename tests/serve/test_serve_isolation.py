@@ -147,9 +147,16 @@ def test_a_check_stays_imported_between_requests_until_its_file_changes(server):
     """The documented change from the command hook: module-level state lives on in a worker."""
     script = _check(server, "count.py", STATEFUL)
     _write_manifest(server, [{"name": "count", "script": script, "timeout": 5, "matcher": "^Say$"}])
-    counts = [int(json.loads(server.post("PreToolUse", _tool("Say"))[1])["hookSpecificOutput"]["additionalContext"])
-              for _ in range(6)]
-    assert max(counts) > 1  # some worker ran it before (which one answers is the pool's choice)
+    # one keep-alive connection, as Claude Code keeps one: the worker that holds it answers each
+    # request (on separate connections, which worker answers is the server's choice: up to
+    # Serve.most workers, so six requests may all land on fresh ones on a loaded machine)
+    conn = http.client.HTTPConnection("127.0.0.1", server.port, timeout=60)
+    try:
+        counts = [int(json.loads(post_on(conn, "/%s/PreToolUse" % server.secret, _tool("Say"))[1])
+                      ["hookSpecificOutput"]["additionalContext"]) for _ in range(6)]
+    finally:
+        conn.close()
+    assert counts == [1, 2, 3, 4, 5, 6], counts
     _check(server, "count.py", STATEFUL + "\n# edited\n")
     assert json.loads(server.post("PreToolUse", _tool("Say"))[1])["hookSpecificOutput"]["additionalContext"] == "1"
 
