@@ -97,9 +97,14 @@ def _value(data, key):
 
 
 def _names_ground(text, data):
-    """Whether ``text`` (the command or the tool's input) or the call's cwd names the guard's ground."""
+    """Whether ``text`` (the command or the tool's input) names the guard's ground, or the call's
+    cwd is in it: a folder of one of its names, or under the hooks tree or a moved folder (a
+    project path that only contains a name, ``~/src/hookmux-site``, is not)."""
     words = _ground_words()
-    return _names_a_program(text, words) or _names_a_program(_value(data, b'"cwd"'), words)
+    if _names_a_program(text, words):
+        return True
+    cwd = _value(data, b'"cwd"').replace(b"\\/", b"/").rstrip(b"/") + b"/"
+    return any(cwd.startswith(word + b"/") if word.startswith(b"/") else b"/" + word + b"/" in cwd for word in words)
 
 
 def _file_tool_text(data):

@@ -208,3 +208,31 @@ def test_a_file_tool_call_that_names_no_ground_starts_nothing_heavy(tmp_path):
     env = dict(world.env, PYTHONVERBOSE="1")
     result = run_hook(DANGER_GATE, args, data, env)
     assert b"gate_core" not in result.stderr and result.stdout == b""
+
+
+def _gate_imports(world: World, command: str, cwd: Path) -> tuple[bool, bytes]:
+    """(whether the gate went past its byte search to gate_core, its stdout) for ``command`` in ``cwd``."""
+    import subprocess
+    import sys
+
+    done = subprocess.run([sys.executable, "-S", "-X", "importtime", str(DANGER_GATE), "PreToolUse"],
+                          input=payload("claude", command, cwd).encode(), capture_output=True, env=world.env,
+                          timeout=60)
+    assert done.returncode == 0, done
+    return b"gate_core" in done.stderr, done.stdout
+
+
+def test_a_cwd_in_the_ground_is_judged_and_a_project_path_that_only_contains_a_name_costs_nothing(tmp_path):
+    """The byte search before any import: a cwd that is a folder of the ground (``~/.claude``)
+    sends a command naming no program on to the gate, which sees the write; a project whose path
+    only contains a ground name (``hookmux-site``, ``notes.claude``) imports nothing."""
+    world = World(tmp_path)
+    _settings(world)
+    inside = world.home / ".claude"
+    went_on, out = _gate_imports(world, "cp /tmp/x settings.json", inside)
+    assert went_on and ID in (denial(run_hook(DANGER_GATE, ["PreToolUse"], payload("claude", "cp /tmp/x settings.json", inside), world.env)) or "")
+    assert b"deny" in out
+    project = tmp_path / "hookmux-site" / "notes.claude" / "src"
+    project.mkdir(parents=True)
+    went_on, out = _gate_imports(world, "cp a.txt b.txt", project)
+    assert not went_on and out == b""
