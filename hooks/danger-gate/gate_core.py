@@ -1,6 +1,6 @@
 """The danger gate's decision and its deny, for a shell call that named a row's program.
 
-Loaded by danger_gate.py only then. The command is read by the shell reader (``_common/shell.py``) into the
+Loaded by gate_entry.py only then. The command is read by the shell reader (``_common/shell.py``) into the
 simple commands that would run; each row that matches one asks its judge what would be lost
 (judges.py: paths reached, devices, git's answer). When something would, and the user has
 not allowed this exact command in this project (allowances.py), the call is denied in the

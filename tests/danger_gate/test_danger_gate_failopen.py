@@ -58,7 +58,7 @@ def test_an_unusable_registry_passes_the_call(tmp_path, damage):
     assert (result.returncode, result.stdout, result.stderr) == (0, b"", b"")
 
 
-@pytest.mark.parametrize("module", ["gate_core.py", "judges.py", "rules.py", "../_common/shell.py", "../_common/shell_rules.py"])
+@pytest.mark.parametrize("module", ["gate_entry.py", "gate_core.py", "judges.py", "rules.py", "../_common/shell.py", "../_common/shell_rules.py"])
 def test_a_broken_module_passes_the_call(tmp_path, module):
     world = World(tmp_path)
     gate = copied_tree(tmp_path)

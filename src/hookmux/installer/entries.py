@@ -20,7 +20,7 @@ COPILOT_GATE_EVENTS = {"preToolUse": "skill|task"}
 # Claude-format file (bash, matched case-sensitively); Copilot's own file: bash. And the file
 # tools (Claude Code's Write/Edit/MultiEdit/NotebookEdit, Copilot's create/edit), judged only for
 # the guard's own ground (hooks/danger-gate/own_ground.py): a process starts for each edit, and
-# the cheap test in danger_gate.py ends it at once unless the call names that ground.
+# the cheap test in gate_entry.py ends it at once unless the call names that ground.
 CLAUDE_DANGER_EVENTS = {"PreToolUse": "Bash|bash|Write|Edit|MultiEdit|NotebookEdit|create|edit"}
 COPILOT_DANGER_EVENTS = {"preToolUse": "bash|create|edit"}
 DANGER_TIMEOUT = 10
