@@ -79,6 +79,8 @@ CURSOR_EVENT_TOOLS = {
     "beforeReadFile": ("Read", "file_path"),
     "afterFileEdit": ("Write", "file_path"),
 }
+#: Cursor's own tool names, as its preToolUse/postToolUse matchers name them (``MCP:<tool>`` aside).
+CURSOR_TOOL_NAMES = ("Shell", "Read", "Write", "StrReplace", "Delete", "Grep", "Task", "WebFetch", "WebSearch")
 #: Keys only Cursor's payloads carry (every event: ``conversation_id``, ``generation_id``,
 #: ``workspace_roots``, ``cursor_version``).
 CURSOR_KEYS = ("cursor_version", "conversation_id", "generation_id", "workspace_roots")
