@@ -6,6 +6,7 @@ import argparse
 import json
 import os
 import sys
+from pathlib import Path
 
 from hookmux import layer_report, plugin_installs, protection, resources
 from hookmux.commands.install import add_location_flags
@@ -45,9 +46,11 @@ def run(args: argparse.Namespace) -> int:
     report["problems"] += layers.errors
     report["allowances"] = _allowances()
     report["protection"] = protection.level(args.managed_root)
+    report["cursor_twice"] = cursor_hooks.wired_twice(Path.home())
     text = render(report) + protection.render(report["protection"]) + plugin_installs.render_status(report) + gemini_extension.render_status(report)
     text += layer_report.render(layers)
     text += _render_allowances(report)
+    text += f"warning:   {report['cursor_twice']}\n" if report["cursor_twice"] else ""
     sys.stdout.write(json.dumps(report, indent=2) + "\n" if args.json else text)
     return 1 if report["problems"] else 0
 

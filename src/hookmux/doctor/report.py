@@ -10,7 +10,7 @@ from pathlib import Path
 from hookmux import breakers, plugin, resources
 from hookmux.doctor import answers, canary, plugins as plugin_roots, processes, rows as rows_module, wirings
 from hookmux.doctor.sandbox import Sandbox
-from hookmux.installer import gemini_extension, record as records
+from hookmux.installer import cursor_hooks, gemini_extension, record as records
 from hookmux.installer.jsonfile import JsonFileError
 from hookmux.installer.plan import version
 
@@ -93,6 +93,11 @@ def diagnose(options: Options) -> dict:
                              "options, the event, then `|| true`), or run hookmux install and delete it")
     for item in wirings.duplicates(found):
         findings.problem(**item)
+    twice = cursor_hooks.wired_twice(options.home)
+    if twice:
+        problem, fix = twice.split("; keep one: ", 1)
+        findings.warning(f"{options.home / '.claude' / 'settings.json'}, {options.home / '.cursor' / 'hooks.json'}",
+                         problem, "keep one: " + fix)
     trust = _codex_trust(found, options.codex_bin, findings)
     _gemini_switches(found, findings)
     trust.update(_plugin_codex_trust(found, roots, options.codex_bin, findings))

@@ -23,6 +23,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from hookmux import matchers, resources, wiring
+from hookmux.installer import jsonfile, merge
 from hookmux.installer.entries import DEFAULT_TIMEOUT, GATE_TIMEOUT, Entry, HostEntry, with_host
 
 _hosts = resources.runtime("hosts")
@@ -39,6 +40,27 @@ DANGER_GATE_EVENTS = {"preToolUse": "Bash|Edit|Write"}  # Edit, Write: for the g
 def hooks_file() -> Path:
     """The user's ``~/.cursor/hooks.json`` (HOME as it is now)."""
     return Path(HOOKS_FILE).expanduser().absolute()
+
+
+def wired_twice(home: Path) -> str | None:
+    """The one-line warning of ``status`` and ``doctor`` when Cursor would run hookmux twice: a
+    ``~/.cursor`` folder, and hookmux's entries both in ``~/.claude/settings.json`` (which Cursor
+    runs too with its third-party option on, the default) and in ``~/.cursor/hooks.json``."""
+    cursor_dir = Path(home) / ".cursor"
+    claude, cursor = Path(home) / ".claude" / "settings.json", cursor_dir / "hooks.json"
+    if not cursor_dir.is_dir() or not _wires_hookmux(claude, merge.CLAUDE) or not _wires_hookmux(cursor, merge.CURSOR):
+        return None
+    return (f"Cursor runs hookmux twice: from {claude} (Cursor loads Claude Code's hooks with its third-party "
+            f"option on) and from {cursor}; keep one: turn off Cursor Settings > Agents > Third-Party Imports, "
+            f"or `hookmux uninstall` and `hookmux install` again without --cursor")
+
+
+def _wires_hookmux(path: Path, dialect) -> bool:
+    try:
+        loaded = jsonfile.load(path)
+    except (jsonfile.JsonFileError, OSError):
+        return False
+    return loaded.exists and bool(merge.find_any(loaded.data, dialect))
 
 
 def command(python: str, script, event: str, options: tuple[str, ...] = ()) -> str:
