@@ -77,3 +77,34 @@ def test_no_warning_unless_both_wirings_would_run(tmp_path, change):
         home.cursor.write_text(json.dumps(data))
     assert _warnings(home.hookmux("status").stdout) == []
     assert _warnings(home.hookmux("doctor").stdout) == []
+
+
+# ---------------------------------------------------------------- the canary through ~/.cursor/hooks.json
+
+
+def test_doctor_runs_a_canary_through_each_cursor_entry_as_cursor_runs_it(both):
+    report = json.loads(both.hookmux("doctor", "--json").stdout)
+    wiring = next(w for w in report["wirings"] if w["file"] == str(both.cursor))
+    assert (wiring["format"], wiring["loaded_by"]) == ("cursor", ["cursor"])
+    assert sorted((h["event"], h["role"]) for h in wiring["hooks"]) == [
+        ("beforeSubmitPrompt", "dispatch"), ("postToolUse", "dispatch"), ("preToolUse", "danger"),
+        ("preToolUse", "dispatch")]
+    for hook in wiring["hooks"]:
+        for run in hook["canary"]:
+            assert run["fired"] and run["accepted"] and run["shell"] == "/bin/sh", (hook["event"], run)
+    danger = next(h for h in wiring["hooks"] if h["role"] == "danger")["canary"][0]
+    assert danger["tool"] == "Shell" and json.loads(danger["stdout"])["permission"] == "deny"
+    assert report["ok"], report["problems"]
+
+
+@pytest.mark.parametrize("event, stdout, wrong", [
+    ("PreToolUse", '{"permission": "deny", "user_message": "r", "agent_message": "r"}', None),
+    ("PostToolUse", '{"additional_context": "advice"}', None),
+    ("PreToolUse", '{"additional_context": "advice"}', "no additional_context on PreToolUse"),
+    ("PreToolUse", '{"hookSpecificOutput": {"permissionDecision": "deny"}}', "reads no keys hookSpecificOutput"),
+])
+def test_cursors_answer_rules(event, stdout, wrong):
+    from hookmux.doctor import answers
+
+    found = answers.problems("cursor", event, 0, stdout)
+    assert (found == []) if wrong is None else any(wrong in line for line in found), found

@@ -20,6 +20,7 @@ _HOST_EVENTS = {wirings.CLAUDE: set(_hosts.EVENTS[_hosts.CLAUDE].values()), wiri
                 wirings.CODEX: set(_hosts.EVENTS[_hosts.CODEX].values())}
 # Gemini: the advising rows of the first event run on the second (after the call).
 _ADVICE_BEFORE, _ADVICE_AFTER = _hosts.ADVICE_AFTER[_hosts.GEMINI]
+_ADVICE_LATE = tuple(host for host, events in _hosts.ADVICE_AFTER.items() if events == (_ADVICE_BEFORE, _ADVICE_AFTER))
 
 
 @dataclass
@@ -279,7 +280,7 @@ def _canaries(hook, loaded_by, sandbox, installs, findings) -> list[tuple[str | 
     if hook.role == "dispatch" and hook.canonical in _hosts.TOOL_EVENTS:
         manifest = _manifest(hook.target, str(sandbox.user_project or ""), _hooks_root([hook]))
         wanted = []
-        events = [hook.canonical] + ([_ADVICE_BEFORE] if hook.format == wirings.GEMINI and
+        events = [hook.canonical] + ([_ADVICE_BEFORE] if hook.format in _ADVICE_LATE and
                                      hook.canonical == _ADVICE_AFTER else [])
         for row in (row for event in events for row in (manifest.rows(event) if manifest else [])):
             reachable = rows_module.tools_for(row, hook) or []
@@ -375,7 +376,7 @@ def _target(target, rec, hooks, canaries, sandbox, findings, bad_python=frozense
     dispatchers = [hook for hook in mine if hook.role == "dispatch"]
     for event, entry in manifest.events.items():
         wired = [hook for hook in dispatchers if hook.canonical == event or (
-            event == _ADVICE_BEFORE and hook.format == wirings.GEMINI and hook.canonical == _ADVICE_AFTER)]
+            event == _ADVICE_BEFORE and hook.format in _ADVICE_LATE and hook.canonical == _ADVICE_AFTER)]
         for row in entry.rows:
             info["rows"].append(_row(row, manifest.path, wired, canaries, imported, stats, tripped, findings))
     return info
