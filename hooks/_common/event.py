@@ -20,8 +20,13 @@ Codex, else ``claude``). ``host`` names the host when the caller knows it;
 otherwise it is inferred: Copilot by the flat dialect, by a lower-case Copilot
 tool name, or by an ISO ``timestamp`` without ``transcript_path``; Codex by
 ``turn_id`` or a Codex-only tool name; Gemini by a Gemini-only event or tool name, or
-an ISO ``timestamp`` beside ``transcript_path``; else Claude Code. Gemini's dialect nests context as Claude's does and denies flat
-(``{"decision": "deny", "reason": R}``).
+an ISO ``timestamp`` beside ``transcript_path``; Cursor by a key only its payloads carry
+(``conversation_id``, ``workspace_roots``, ``cursor_version``; ``hosts.CURSOR_KEYS``) or a
+Cursor-only event name, whichever wiring runs the hook (its own hooks.json, or a Claude Code
+settings file Cursor loads); else Claude Code. Gemini's dialect nests context as Claude's does and denies flat
+(``{"decision": "deny", "reason": R}``). Cursor's is flat: ``{"permission": "deny",
+"user_message": R, "agent_message": R}``, ``{"additional_context": T}`` (postToolUse,
+sessionStart); its ``beforeShellExecution`` (no tool in the payload) reads as a ``Shell`` call.
 
 JSON goes through the C accelerator the ``json`` package itself uses, without
 importing that package (it costs about as much again as the interpreter's
@@ -51,6 +56,7 @@ _GEMINI_EVENTS = frozenset(_hosts.EVENTS[_hosts.GEMINI]) - frozenset(_hosts.EVEN
     ("BeforeModel", "AfterModel", "BeforeToolSelection"))
 _GEMINI_TOOLS = frozenset(_hosts.TOOLS[_hosts.GEMINI]) - frozenset(_COPILOT_TOOLS) - frozenset(("web_fetch",))
 _GEMINI_NATIVE_EVENTS = {canonical: native for native, canonical in _hosts.EVENTS[_hosts.GEMINI].items()}
+_CURSOR_EVENTS = frozenset(_hosts.EVENTS[_hosts.CURSOR]) - frozenset(_hosts.EVENTS[_hosts.COPILOT])
 
 
 class Event:
@@ -59,7 +65,7 @@ class Event:
     __slots__ = (
         "host", "dialect", "name", "native_name", "session_id", "tool_name", "native_tool_name",
         "tool_input", "tool_response", "tool_calls", "cwd", "prompt", "stop_hook_active", "source",
-        "payload", "ok",
+        "payload", "payload_event", "ok",
     )
 
     def __init__(self):
@@ -90,6 +96,9 @@ class Event:
         self.source = ""
         #: The payload dict, or None when stdin was not a JSON object.
         self.payload = None
+        #: The payload's own ``hook_event_name`` ("" without one): Cursor running a Claude Code
+        #: settings file names Claude's event on the command line and its own here.
+        self.payload_event = ""
         #: True when stdin was a JSON object and an event name was found.
         self.ok = False
 
@@ -170,6 +179,11 @@ def render_context(event, text):
         return ""
     if event.dialect == _hosts.COPILOT:
         return dumps({"additionalContext": text}) + "\n"
+    if event.dialect == _hosts.CURSOR:
+        if event.name not in _hosts.CONTEXT_EVENTS[_hosts.CURSOR] or (
+                event.payload_event and event.payload_event not in _hosts.CURSOR_CONTEXT_EVENTS):
+            return ""  # afterShellExecution, afterFileEdit, beforeSubmitPrompt: no output read
+        return dumps({"additional_context": text}) + "\n"
     if event.name not in _hosts.CONTEXT_EVENTS.get(event.dialect, (event.name,)):
         return ""  # this host would reject (or drop) the output
     name = _GEMINI_NATIVE_EVENTS.get(event.name, event.name) if event.dialect == _hosts.GEMINI else event.name
@@ -180,7 +194,10 @@ def render_deny(event, reason):
     """A PreToolUse deny with ``reason``, in the event's dialect: one JSON line, read at exit 0."""
     flat = _hosts.FLAT_DENY.get(event.dialect)
     if flat is not None:
-        return dumps({flat[0]: "deny", flat[1]: reason}) + "\n"
+        answer = {flat[0]: "deny"}
+        for key in flat[1:]:
+            answer[key] = reason
+        return dumps(answer) + "\n"
     return dumps({"hookSpecificOutput": {
         "hookEventName": event.name or "PreToolUse",
         "permissionDecision": "deny",
@@ -201,7 +218,9 @@ def _fill(event, stdin_text, argv_event, host):
     event.payload = payload
     payload = payload or {}
 
-    native = argv_event if isinstance(argv_event, str) and argv_event else payload.get("hook_event_name")
+    in_payload = payload.get("hook_event_name")
+    event.payload_event = in_payload if isinstance(in_payload, str) else ""
+    native = argv_event if isinstance(argv_event, str) and argv_event else in_payload
     event.native_name = native if isinstance(native, str) else ""
     event.name = _CANONICAL_EVENTS.get(event.native_name, event.native_name)
     event.ok = event.payload is not None and bool(event.name)
@@ -209,20 +228,30 @@ def _fill(event, stdin_text, argv_event, host):
     flat = event.native_name in _COPILOT_EVENTS or (
         "hook_event_name" not in payload and any(key in payload for key in _FLAT_KEYS))
     native_tool = payload["tool_name"] if "tool_name" in payload else payload.get("toolName")
+    cursor_tool = _hosts.CURSOR_EVENT_TOOLS.get(event.payload_event) or _hosts.CURSOR_EVENT_TOOLS.get(event.native_name)
+    if cursor_tool is not None and native_tool is None:
+        native_tool = cursor_tool[0]
     event.native_tool_name = native_tool if isinstance(native_tool, str) else ""
-    event.host = host if host in _hosts.HOSTS else _infer_host(payload, flat, event.native_name, event.native_tool_name)
+    event.host = host if host in _hosts.HOSTS else _infer_host(
+        payload, flat, event.native_name or event.payload_event, event.native_tool_name, event.payload_event)
+    if event.host == _hosts.CURSOR:
+        flat = False  # Cursor's camelCase event names are its own, not Copilot's
     if flat:
         event.dialect = _hosts.COPILOT
-    elif event.host in (_hosts.CODEX, _hosts.GEMINI):
+    elif event.host in (_hosts.CODEX, _hosts.GEMINI, _hosts.CURSOR):
         event.dialect = event.host
     else:
         event.dialect = _hosts.CLAUDE
     event.tool_name = _hosts.TOOLS[event.host].get(event.native_tool_name, event.native_tool_name)
     if event.payload is not None:
         _fill_fields(event, payload)
+        if event.host == _hosts.CURSOR:
+            _fill_cursor(event, payload, cursor_tool)
 
 
-def _infer_host(payload, flat, native_event, native_tool):
+def _infer_host(payload, flat, native_event, native_tool, payload_event=""):
+    if any(key in payload for key in _hosts.CURSOR_KEYS) or payload_event in _CURSOR_EVENTS:
+        return _hosts.CURSOR
     if native_event in _GEMINI_EVENTS or native_tool in _GEMINI_TOOLS:
         return _hosts.GEMINI
     if flat or native_tool in _COPILOT_TOOLS:
@@ -245,6 +274,27 @@ def _fill_fields(event, payload):
     event.prompt = _first_string(payload, "prompt")
     event.source = _first_string(payload, "source")
     event.stop_hook_active = payload.get("stop_hook_active") is True
+
+
+def _fill_cursor(event, payload, cursor_tool):
+    """Cursor's spellings: the conversation is the session, the first workspace root the cwd
+    when the event sends none, and the shell and file events' one argument the tool's input."""
+    event.session_id = _first_string(payload, "conversation_id", "session_id")
+    if not event.cwd:
+        roots = payload.get("workspace_roots")
+        if isinstance(roots, list) and roots and isinstance(roots[0], str):
+            event.cwd = roots[0]
+    if not event.cwd and isinstance(event.tool_input.get("working_directory"), str):
+        event.cwd = event.tool_input["working_directory"]
+    if cursor_tool is not None and not event.tool_input:
+        value = payload.get(cursor_tool[1])
+        if isinstance(value, str):
+            event.tool_input = {cursor_tool[1]: value}
+    if event.tool_response is None and event.name == "PostToolUse":
+        for key in ("tool_output", "output"):
+            if key in payload:
+                event.tool_response = payload[key]
+                break
 
 
 def _first_string(payload, *keys):

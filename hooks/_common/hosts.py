@@ -2,7 +2,8 @@
 
 Hosts: ``claude`` (Claude Code 2.1.328), ``copilot`` (GitHub Copilot CLI 1.0.102),
 ``codex`` (OpenAI Codex CLI 0.169.0), ``gemini`` (Gemini CLI 0.61.0); measured with the
-real binaries (docs/e2e.md). Canonical names are Claude Code's: events in PascalCase, tools as
+real binaries (docs/e2e.md). ``cursor`` (Cursor's agent hooks): from its documentation only
+(cursor.com/docs/agent/hooks, cursor.com/docs/reference/third-party-hooks), never run by us. Canonical names are Claude Code's: events in PascalCase, tools as
 ``Bash``, ``Read``, ... Every table is keyed by host. No functions and no
 imports, so this is free to import on a hot path; ``event.py`` reads it, and the
 CLI loads this same file from the hooks tree (``hookmux.resources.runtime``).
@@ -16,7 +17,8 @@ CLAUDE = "claude"
 COPILOT = "copilot"
 CODEX = "codex"
 GEMINI = "gemini"
-HOSTS = (CLAUDE, COPILOT, CODEX, GEMINI)
+CURSOR = "cursor"
+HOSTS = (CLAUDE, COPILOT, CODEX, GEMINI, CURSOR)
 
 #: native event name -> canonical event name (names a host does not send are absent).
 EVENTS = {
@@ -48,7 +50,40 @@ EVENTS = {
         "PreCompress": "PreCompact",
         "Notification": "Notification",
     },
+    # Cursor (hooks.json). Its own shell and file events are read as the generic tool events
+    # of a ``Shell``/``Read``/``Write`` call (``CURSOR_EVENT_TOOLS``). Cursor running a Claude
+    # Code settings file sends these payloads too, the command line naming Claude's event.
+    CURSOR: {
+        "preToolUse": "PreToolUse",
+        "postToolUse": "PostToolUse",
+        "postToolUseFailure": "PostToolUseFailure",
+        "beforeShellExecution": "PreToolUse",
+        "afterShellExecution": "PostToolUse",
+        "beforeReadFile": "PreToolUse",
+        "afterFileEdit": "PostToolUse",
+        "beforeSubmitPrompt": "UserPromptSubmit",
+        "sessionStart": "SessionStart",
+        "sessionEnd": "SessionEnd",
+        "stop": "Stop",
+        "subagentStop": "SubagentStop",
+        "subagentStart": "SubagentStart",
+        "preCompact": "PreCompact",
+    },
 }
+
+#: Cursor's events that name no tool in the payload: the tool they are about, and the
+#: payload key that holds its one argument (``command``; ``file_path``).
+CURSOR_EVENT_TOOLS = {
+    "beforeShellExecution": ("Shell", "command"),
+    "afterShellExecution": ("Shell", "command"),
+    "beforeReadFile": ("Read", "file_path"),
+    "afterFileEdit": ("Write", "file_path"),
+}
+#: Cursor's own tool names, as its preToolUse/postToolUse matchers name them (``MCP:<tool>`` aside).
+CURSOR_TOOL_NAMES = ("Shell", "Read", "Write", "StrReplace", "Delete", "Grep", "Task", "WebFetch", "WebSearch")
+#: Keys only Cursor's payloads carry (every event: ``conversation_id``, ``generation_id``,
+#: ``workspace_roots``, ``cursor_version``).
+CURSOR_KEYS = ("cursor_version", "conversation_id", "generation_id", "workspace_roots")
 
 #: Canonical events whose payload names a tool (PostToolBatch: one per ``tool_calls`` item).
 TOOL_EVENTS = ("PreToolUse", "PostToolUse", "PostToolBatch")
@@ -85,6 +120,9 @@ TOOLS = {
         "activate_skill": "Skill",
         "invoke_agent": "Agent",
     },
+    # Cursor: ``Shell`` (input ``command``, ``working_directory``), ``Write`` and
+    # ``StrReplace`` (``file_path``), ``Read``, ``Delete``, ``Task``, ``MCP:<tool>``.
+    CURSOR: {"Shell": "Bash", "StrReplace": "Edit", "Task": "Agent"},
 }
 
 #: Tool names a row matcher may meet, as the dispatcher sees them (after TOOLS).
@@ -104,6 +142,7 @@ KNOWN_TOOLS = {
         "list_directory", "save_memory", "write_todos", "update_topic", "enter_plan_mode",
         "list_background_processes", "read_background_output",
     ),
+    CURSOR: ("Bash", "Read", "Write", "Edit", "Grep", "Delete", "Agent", "WebFetch", "WebSearch"),
 }
 
 #: The shape of hook output each host reads (``event.render_context``/``render_deny``):
@@ -112,14 +151,22 @@ KNOWN_TOOLS = {
 #: context nested like Claude's, but a deny is flat (``FLAT_DENY``) (the nested deny alone
 #: is ignored there: the tool runs). Copilot loading a Claude-format settings file reads
 #: the ``claude`` dialect.
-DIALECTS = {CLAUDE: "claude", COPILOT: "copilot", CODEX: "codex", GEMINI: "gemini"}
+DIALECTS = {CLAUDE: "claude", COPILOT: "copilot", CODEX: "codex", GEMINI: "gemini", CURSOR: "cursor"}
 
 #: Dialects whose deny is one flat JSON object ``{decision key: "deny", reason key: R}``, read
 #: at exit 0 (the others nest it in ``hookSpecificOutput``). Copilot: ``Denied by preToolUse
 #: hook: R``. Gemini CLI 0.61.0 (BeforeTool): ``Tool execution blocked: R``; never ``"ask"``
 #: there (a headless run hangs), and no reason on an allow (Gemini joins the reasons of all
 #: parallel hooks into any deny).
-FLAT_DENY = {COPILOT: ("permissionDecision", "permissionDecisionReason"), GEMINI: ("decision", "reason")}
+#: Cursor: ``{"permission": "deny", "user_message": R, "agent_message": R}`` on ``preToolUse`` and
+#: ``beforeShellExecution`` (the user sees the one, the model reads the other); a Claude Code
+#: settings file run by Cursor gets the same (Cursor takes either form there, but maps the nested
+#: reason to ``user_message`` only). The keys after the first all carry the reason.
+FLAT_DENY = {
+    COPILOT: ("permissionDecision", "permissionDecisionReason"),
+    GEMINI: ("decision", "reason"),
+    CURSOR: ("permission", "user_message", "agent_message"),
+}
 
 #: Canonical events whose output may carry ``additionalContext``, for hosts that reject it
 #: elsewhere (Codex 0.169.0 fails the hook: Stop, SubagentStop, PreCompact, ... get nothing).
@@ -129,12 +176,17 @@ CONTEXT_EVENTS = {
     # Gemini drops BeforeTool context and ignores it elsewhere; AfterTool appends it to the
     # tool's output as <hook_context>...</hook_context>.
     GEMINI: ("PostToolUse", "UserPromptSubmit", "SessionStart"),
+    # Cursor reads ``{"additional_context": T}`` (flat) from postToolUse and sessionStart only.
+    CURSOR: ("PostToolUse", "SessionStart"),
 }
+#: The native events whose answer Cursor reads ``additional_context`` from (its shell and file
+#: after-events have no output).
+CURSOR_CONTEXT_EVENTS = ("postToolUse", "sessionStart", "PostToolUse", "SessionStart")
 
 #: Hosts whose model never reads advice given before a call: the advisory rows of the first
 #: event run on the second instead, after the call (and not on the first), worded for a call
 #: that already ran (the check reads the event name).
-ADVICE_AFTER = {GEMINI: ("PreToolUse", "PostToolUse")}
+ADVICE_AFTER = {GEMINI: ("PreToolUse", "PostToolUse"), CURSOR: ("PreToolUse", "PostToolUse")}
 
 #: Canonical tool names a row matcher may also select a tool by. Codex's hooks see every
 #: edit as ``apply_patch`` and its own matchers take ``Edit``/``Write`` for it: rows written
@@ -153,15 +205,18 @@ EXIT_POLICY = {
     # Gemini: exit 2 or >= 3 with any text (bash's 127 "No such file" too) blocks the call;
     # the wiring's command line exits 0 silently when the script or interpreter is gone.
     GEMINI: {"ok": 0, "block": 2, "error_blocks": True},
+    # Cursor: other exit codes let the call run, unless the entry says ``failClosed``.
+    CURSOR: {"ok": 0, "block": 2, "error_blocks": False},
 }
 
 #: The tool a host runs skills through, and the one it runs agents through (native names).
 #: Gemini rejects an unknown skill or agent name before any hook: the skill/agent redirect
 #: is not wired there (docs/skill-redirect.md), so its folder tables below stay empty.
-SKILL_TOOL = {CLAUDE: "Skill", COPILOT: "skill", CODEX: None, GEMINI: "activate_skill"}
-AGENT_TOOL = {CLAUDE: "Agent", COPILOT: "task", CODEX: "spawn_agent", GEMINI: "invoke_agent"}
+SKILL_TOOL = {CLAUDE: "Skill", COPILOT: "skill", CODEX: None, GEMINI: "activate_skill", CURSOR: None}
+AGENT_TOOL = {CLAUDE: "Agent", COPILOT: "task", CODEX: "spawn_agent", GEMINI: "invoke_agent", CURSOR: "Task"}
 #: The argument of the agent tool that names the agent.
-AGENT_PARAM = {CLAUDE: "subagent_type", COPILOT: "agent_type", CODEX: "agent_type", GEMINI: "agent_name"}
+AGENT_PARAM = {CLAUDE: "subagent_type", COPILOT: "agent_type", CODEX: "agent_type", GEMINI: "agent_name",
+               CURSOR: "subagent_type"}
 
 #: Folders each host loads skills from (``<root>/<name>/SKILL.md``; Copilot: ``<root>/**/SKILL.md``),
 #: in its order. Agents, skills and commands of a repository load from a session started in a
@@ -176,6 +231,7 @@ SKILL_DIRS = {
     # Codex 0.169.0: <root>/**/SKILL.md, named by frontmatter ``name``; ~/.agents/skills too (measured).
     CODEX: ("{codex_home}/skills", "~/.agents/skills", "{project}/.agents/skills", "{project}/.codex/skills"),
     GEMINI: (),
+    CURSOR: (),
 }
 #: Folders each host loads agents from (any depth), and the file name ending that makes one.
 AGENT_DIRS = {
@@ -183,9 +239,11 @@ AGENT_DIRS = {
     COPILOT: ("~/.copilot/agents", "{project}/.github/agents", "{project}/.claude/agents"),
     CODEX: ("{codex_home}/agents",),
     GEMINI: (),
+    CURSOR: (),
 }
 #: Folders of commands (``NAME.md``) the host runs through its skill tool.
-COMMAND_DIRS = {CLAUDE: ("{project}/.claude/commands", "~/.claude/commands"), COPILOT: (), CODEX: (), GEMINI: ()}
+COMMAND_DIRS = {CLAUDE: ("{project}/.claude/commands", "~/.claude/commands"), COPILOT: (), CODEX: (), GEMINI: (),
+                CURSOR: ()}
 #: Agents a host runs without any file (Copilot's task tool also accepts ``rubber-duck``,
 #: which its ``agent_type`` enum does not list).
 BUILTIN_AGENTS = {
@@ -193,6 +251,7 @@ BUILTIN_AGENTS = {
     COPILOT: ("explore", "task", "general-purpose", "code-review", "research", "security-review", "rubber-duck"),
     CODEX: ("default", "explorer", "worker"),
     GEMINI: (),
+    CURSOR: (),
 }
 #: Skills a host runs without any file.
 BUILTIN_SKILLS = {
@@ -204,13 +263,15 @@ BUILTIN_SKILLS = {
     COPILOT: ("customize-cloud-agent", "github-pr-media"),
     CODEX: (),
     GEMINI: (),
+    CURSOR: (),
 }
-AGENT_SUFFIX = {CLAUDE: ".md", COPILOT: ".agent.md", CODEX: ".toml", GEMINI: ".md"}
+AGENT_SUFFIX = {CLAUDE: ".md", COPILOT: ".agent.md", CODEX: ".toml", GEMINI: ".md", CURSOR: ".md"}
 
 #: What each host reads its hooks, settings and plugins from, user's and project's: a tool
 #: call writing one could switch hookmux off (the danger gate's own ground,
 #: ``danger-gate/own_ground.py``). A trailing ``/``: the whole folder. ``{claude_home}``
-#: ``$CLAUDE_CONFIG_DIR`` or ``~/.claude``; ``{copilot_home}`` ``$COPILOT_HOME`` or ``~/.copilot``.
+#: ``$CLAUDE_CONFIG_DIR`` or ``~/.claude``; ``{copilot_home}`` ``$COPILOT_HOME`` or ``~/.copilot``;
+#: ``{cursor_home}`` ``~/.cursor``.
 GUARD_FILES = {
     CLAUDE: (
         "{claude_home}/settings.json", "{claude_home}/settings.local.json", "{claude_home}/hooks/",
@@ -225,6 +286,7 @@ GUARD_FILES = {
         "{gemini_home}/settings.json", "{gemini_home}/extensions/", "{project}/.gemini/settings.json",
         "{project}/.gemini/extensions/",
     ),
+    CURSOR: ("{cursor_home}/hooks.json", "{project}/.cursor/hooks.json"),
 }
 
 #: The user-level file hookmux wires its hooks into.
@@ -233,4 +295,5 @@ SETTINGS_FILE = {
     COPILOT: "~/.copilot/hooks/hookmux.json",
     CODEX: "{codex_home}/hooks.json",
     GEMINI: "{gemini_home}/settings.json",
+    CURSOR: "~/.cursor/hooks.json",
 }

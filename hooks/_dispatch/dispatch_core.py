@@ -254,7 +254,8 @@ def _literal(matcher):
 
 
 def contexts_from(stdout_text):
-    """The additionalContext of every stdout line that is a JSON object carrying one (top level or nested)."""
+    """The additionalContext of every stdout line that is a JSON object carrying one (top level or
+    nested; Cursor's ``additional_context`` too: a check renders in the host's dialect)."""
     contexts = []
     for line in stdout_text.splitlines():
         line = line.strip()
@@ -266,7 +267,7 @@ def contexts_from(stdout_text):
             continue
         if not isinstance(obj, dict):
             continue
-        context = obj.get("additionalContext")
+        context = obj.get("additionalContext", obj.get("additional_context"))
         nested = obj.get("hookSpecificOutput")
         if context is None and isinstance(nested, dict):
             context = nested.get("additionalContext")

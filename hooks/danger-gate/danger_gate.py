@@ -2,8 +2,9 @@
 
     python -S danger_gate.py [--host codex] [--dry-run] [EVENT] < payload
 
-EVENT: PreToolUse (Claude Code, Codex; also Copilot's loader of a Claude-format file),
-preToolUse (Copilot). Always exits 0: silent unless it denies, with the host's own JSON
+EVENT: PreToolUse (Claude Code, Codex; also Copilot's and Cursor's loaders of a Claude-format
+file), preToolUse (Copilot, Cursor), beforeShellExecution (Cursor). Always exits 0: silent
+unless it denies, with the host's own JSON
 deny; any failure, a bad payload or a timeout lets the call run (docs/danger-gate.md).
 ``--dry-run``: the same verdict without using up a ``once`` allowance (the advisory asks).
 """

@@ -5,8 +5,9 @@ on every start, a module's bytecode is cached (about 1 ms on the hot path of eve
 """
 import sys
 
-#: Native names of the shell tools, as they appear quoted in a payload.
-SHELL_TOOLS = (b'"Bash"', b'"bash"', b'"run_shell_command"')
+#: Native names of the shell tools, as they appear quoted in a payload (Cursor: ``Shell`` on
+#: preToolUse; its beforeShellExecution names no tool, only the event).
+SHELL_TOOLS = (b'"Bash"', b'"bash"', b'"run_shell_command"', b'"Shell"', b'"beforeShellExecution"')
 #: Every program a shipped row of dangers.json matches (a test keeps them equal).
 PROGRAMS = (
     b"rm", b"find", b"dd", b"git", b"mkfs", b"mke2fs", b"mkswap", b"wipefs", b"shred", b"blkdiscard",
@@ -29,10 +30,11 @@ _WORD = frozenset(b"abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ01234567
 #: The file tools, native and canonical (gate_core.FILE_TOOLS; a test keeps them equal): their calls
 #: are judged only for the guard's own ground.
 FILE_TOOLS = (b'"Write"', b'"Edit"', b'"MultiEdit"', b'"NotebookEdit"', b'"apply_patch"', b'"create"', b'"edit"',
-              b'"write_file"', b'"replace"')
+              b'"write_file"', b'"replace"', b'"StrReplace"')
 #: Names of the guard's own ground (own_ground.py): a call naming one goes on to the gate, as
 #: does one naming the hooks tree it runs from or a folder the environment moved the ground to.
-GROUND = (b"hookmux", b".claude", b".copilot", b".codex", b".gemini", b".github", b"danger-gate", b"allowances")
+GROUND = (b"hookmux", b".claude", b".copilot", b".codex", b".gemini", b".cursor", b".github", b"danger-gate",
+          b"allowances")
 _GROUND_VARIABLES = (b"HOOKMUX_STATE_DIR", b"HOOKMUX_CONFIG_DIR", b"CLAUDE_CONFIG_DIR", b"COPILOT_HOME", b"CODEX_HOME")
 # Seconds the gate may take before it lets the call run.
 DEADLINE = 5

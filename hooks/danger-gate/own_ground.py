@@ -79,6 +79,7 @@ class Ground:
             "{copilot_home}": _absolute(env.get("COPILOT_HOME")) or os.path.join(home, ".copilot"),
             "{codex_home}": _absolute(env.get("CODEX_HOME")) or os.path.join(home, ".codex"),
             "{gemini_home}": os.path.join(home, ".gemini"),
+            "{cursor_home}": os.path.join(home, ".cursor"),
             "{project}": project,
         }
         for host in hosts.HOSTS:
@@ -96,7 +97,7 @@ class Ground:
                     self.places.append(Place(variant, what, folder))
         #: Names the ground goes by in code (``Path.home() / ".claude"``): each place's folder name
         #: under home, and its paths.
-        names = {".claude", ".copilot", ".codex", ".gemini", "hookmux", "danger-gate"}
+        names = {".claude", ".copilot", ".codex", ".gemini", ".cursor", "hookmux", "danger-gate"}
         for place in self.places:
             names.add(place.path)
             if home and place.path.startswith(home.rstrip("/") + "/"):

@@ -46,6 +46,8 @@ GEMINI_TOOL_EVENTS = ("BeforeTool", "AfterTool")  # Gemini matches these on the 
 GEMINI_NO_MATCHER_EVENTS = ("BeforeAgent", "AfterAgent")  # and ignores a matcher on these
 # Gemini's tool name -> the names a settings matcher may select it by.
 GEMINI_TOOLS = {native: (native, canonical) for native, canonical in _hosts.TOOLS[_hosts.GEMINI].items()}
+CURSOR_TOOL_EVENTS = ("preToolUse", "postToolUse", "postToolUseFailure")  # Cursor matches these on the tool name
+CURSOR_TOOLS = {native: (native, _hosts.TOOLS[_hosts.CURSOR].get(native, native)) for native in _hosts.CURSOR_TOOL_NAMES}
 
 
 def every_tool(matcher) -> bool:
@@ -164,6 +166,19 @@ def gemini_matcher(settings_matcher: str | None, event: str) -> str | None | boo
     if names is None:
         return None
     return "^(?:" + "|".join(names) + ")$" if names else False
+
+
+def cursor_matcher(settings_matcher: str | None, event: str) -> str | None | bool:
+    """The Cursor matcher (``Shell|Write``: its own tool names) for a manifest ``settings_matcher``:
+    the Cursor tools whose name or canonical name it selects; None for every tool or an event
+    without a tool, False when it selects no tool Cursor has (the entry is left out). ``event``
+    is Cursor's name."""
+    if event not in CURSOR_TOOL_EVENTS:
+        return None
+    names = _natives(settings_matcher, CURSOR_TOOLS)
+    if names is None:
+        return None
+    return "|".join(names) if names else False
 
 
 def row_matcher(host, matcher: str | None) -> str | None:

@@ -6,10 +6,11 @@ import argparse
 import json
 import os
 import sys
+from pathlib import Path
 
 from hookmux import layer_report, plugin_installs, protection, resources
 from hookmux.commands.install import add_location_flags
-from hookmux.installer import codex_install, codex_trust, gemini_extension
+from hookmux.installer import codex_install, codex_trust, cursor_hooks, gemini_extension
 from hookmux.installer.inspect import render, status
 from hookmux.installer.wiring_files import absolute
 
@@ -31,7 +32,8 @@ def run(args: argparse.Namespace) -> int:
     except codex_trust.CodexTrustError as exc:
         sys.stderr.write(f"hookmux: {exc}\n")
         return 1
-    report = status(target, absolute(args.settings), copilot_dir, codex_home, gemini_home)
+    cursor_file = cursor_hooks.hooks_file() if args.cursor else None
+    report = status(target, absolute(args.settings), copilot_dir, codex_home, gemini_home, cursor_file)
     codex_install.annotate_status(report, codex_bin)
     # The other way of installing (plugin) and the manifest layers (docs/install.md).
     installs = plugin_installs.found(project=os.getcwd(), codex_home=codex_home, claude_settings=args.settings)
@@ -44,9 +46,11 @@ def run(args: argparse.Namespace) -> int:
     report["problems"] += layers.errors
     report["allowances"] = _allowances()
     report["protection"] = protection.level(args.managed_root)
+    report["cursor_twice"] = cursor_hooks.wired_twice(Path.home())
     text = render(report) + protection.render(report["protection"]) + plugin_installs.render_status(report) + gemini_extension.render_status(report)
     text += layer_report.render(layers)
     text += _render_allowances(report)
+    text += f"warning:   {report['cursor_twice']}\n" if report["cursor_twice"] else ""
     sys.stdout.write(json.dumps(report, indent=2) + "\n" if args.json else text)
     return 1 if report["problems"] else 0
 

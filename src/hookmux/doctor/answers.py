@@ -14,6 +14,10 @@
   an allow: Gemini joins every parallel hook's reasons into any deny); context is nested and read
   on AfterTool, BeforeAgent and SessionStart only (BeforeTool's is dropped, a top-level one ignored).
 
+- Cursor (its own hooks.json; from its documentation, never run): flat keys only
+  (``permission``, ``user_message``, ``agent_message``, ``updated_input``, ``additional_context``,
+  ...), ``additional_context`` read on postToolUse and sessionStart only.
+
 ``problems(format, event, exit, stdout, stderr)`` returns what is wrong, in words; [] when accepted.
 """
 from __future__ import annotations
@@ -21,12 +25,14 @@ from __future__ import annotations
 import json
 
 from hookmux import resources
-from hookmux.doctor.wirings import CLAUDE, CODEX, COPILOT, GEMINI, PLUGIN
+from hookmux.doctor.wirings import CLAUDE, CODEX, COPILOT, CURSOR, GEMINI, PLUGIN
 
 _hosts = resources.runtime("hosts")
 CODEX_TOP = {"hookSpecificOutput", "decision", "reason", "continue", "stopReason", "suppressOutput", "systemMessage"}
 CODEX_NESTED = {"hookEventName", "additionalContext", "permissionDecision", "permissionDecisionReason"}
 COPILOT_KEYS = {"additionalContext", "permissionDecision", "permissionDecisionReason"}
+CURSOR_KEYS = {"permission", "user_message", "agent_message", "updated_input", "additional_context", "continue",
+               "followup_message", "env", "updated_mcp_tool_output"}
 
 
 def parse(stdout: str) -> tuple[dict | None, str | None]:
@@ -63,6 +69,13 @@ def problems(fmt: str, event: str, exit_code: int | None, stdout: str, stderr: s
         unknown = set(data) - COPILOT_KEYS
         if unknown:
             out.append("Copilot ignores keys " + ", ".join(sorted(unknown)))
+        return out
+    if fmt == CURSOR:
+        unknown = set(data) - CURSOR_KEYS
+        if unknown:
+            out.append("Cursor reads no keys " + ", ".join(sorted(unknown)) + " from its own hooks file")
+        if "additional_context" in data and event not in _hosts.CONTEXT_EVENTS[CURSOR]:
+            out.append(f"Cursor reads no additional_context on {event}")
         return out
     nested = data.get("hookSpecificOutput")
     if fmt in (CLAUDE, PLUGIN):

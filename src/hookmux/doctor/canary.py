@@ -10,6 +10,9 @@
 - the working directory: the sandbox's project; the timeout: the entry's (capped at ``MAX_WAIT``);
 - the plugin's hooks: run as the host that loads them runs them (its shell, its payload, its
   answer rules), with the plugin variables that host sets (``plugins.PluginRoot.env``);
+- Cursor (``~/.cursor/hooks.json``, a project's ``.cursor/hooks.json``): ``/bin/sh -c`` and
+  Cursor's documented payload (``conversation_id``, ``workspace_roots``, tool ``Shell``): no
+  Cursor was run to measure it (docs/e2e.md);
 - Gemini CLI (its settings and its extension): ``bash -c`` with ``$GEMINI_PROJECT_DIR`` & co. put
   into the command as Gemini puts them in, the payload compact without a final newline, the
   entry's ``timeout`` in milliseconds (default 60000). Its command lines send stderr to /dev/null,
@@ -30,12 +33,12 @@ from dataclasses import dataclass, field
 
 from hookmux import resources, testing
 from hookmux.doctor.sandbox import CANARY, SESSION, Sandbox
-from hookmux.doctor.wirings import CLAUDE, CODEX, COPILOT, GEMINI, PLUGIN, Hook
+from hookmux.doctor.wirings import CLAUDE, CODEX, COPILOT, CURSOR, GEMINI, PLUGIN, Hook
 
 _hosts = resources.runtime("hosts")
 SHELLS = {CLAUDE: ["/bin/sh", "-c"], PLUGIN: ["/bin/sh", "-c"], COPILOT: ["bash", "-c"], CODEX: ["/bin/bash", "-c"],
-          GEMINI: ["bash", "-c"]}
-DEFAULT_TIMEOUT = {CLAUDE: 60.0, PLUGIN: 60.0, COPILOT: 30.0, CODEX: 600.0, GEMINI: 60.0}
+          GEMINI: ["bash", "-c"], CURSOR: ["/bin/sh", "-c"]}
+DEFAULT_TIMEOUT = {CLAUDE: 60.0, PLUGIN: 60.0, COPILOT: 30.0, CODEX: 600.0, GEMINI: 60.0, CURSOR: 60.0}
 MAX_WAIT = 30.0
 # Gemini puts these into a hook's command (shell-quoted) before it runs it.
 GEMINI_COMMAND_VARIABLES = ("GEMINI_PROJECT_DIR", "GEMINI_CWD", "GEMINI_PLANS_DIR", "GEMINI_SESSION_ID",
@@ -107,6 +110,8 @@ def payload(hook: Hook, tool: str | None, sandbox: Sandbox, host: str | None = N
         return _danger_payload(hook, cwd, host)
     if fmt == GEMINI:
         return _gemini_payload(event, tool or "Bash", cwd)
+    if fmt == CURSOR:
+        return _cursor_payload(hook.event, event, tool or "Bash", cwd)
     if host == COPILOT and fmt != COPILOT:
         tool = tool or "Bash"
         data = {"hook_event_name": event, "session_id": SESSION, "cwd": cwd,
@@ -171,6 +176,29 @@ def _gemini_payload(event: str, tool: str, cwd: str) -> dict:
     return data
 
 
+def _cursor_base(native: str, cwd: str) -> dict:
+    """What every Cursor hook receives (cursor.com/docs/agent/hooks, "Input (all hooks)")."""
+    return {"conversation_id": SESSION, "generation_id": "hookmux-doctor", "model": "hookmux-doctor",
+            "hook_event_name": native, "cursor_version": "hookmux-doctor", "workspace_roots": [cwd],
+            "user_email": None, "transcript_path": None}
+
+
+def _cursor_payload(native: str, event: str, tool: str, cwd: str) -> dict:
+    data = _cursor_base(native, cwd)
+    if event in _hosts.TOOL_EVENTS:
+        data.update(tool_name=native_tool(CURSOR, tool), tool_input=tool_input(tool, cwd, CURSOR),
+                    tool_use_id="doctor-1", cwd=cwd)
+        if event == "PostToolUse":
+            data.update(tool_output="hookmux-doctor", duration=1)
+    elif event == "UserPromptSubmit":
+        data.update(prompt="hookmux doctor canary", attachments=[])
+    elif event == "SessionStart":
+        data.update(session_id=SESSION, is_background_agent=False, composer_mode="agent")
+    elif event in _hosts.STOP_EVENTS:
+        data.update(status="completed", loop_count=0)
+    return data
+
+
 def gemini_command(command: str, cwd: str, env: dict) -> str:
     """The command as Gemini runs it: ``$GEMINI_PROJECT_DIR`` & co. replaced by their values, quoted."""
     for name in GEMINI_COMMAND_VARIABLES:
@@ -189,6 +217,9 @@ def _danger_payload(hook: Hook, cwd: str, host: str | None) -> dict:
     if hook.format == COPILOT:
         return {"sessionId": SESSION, "timestamp": int(time.time() * 1000), "cwd": cwd,
                 "toolName": "bash", "toolArgs": {"command": command}}
+    if hook.format == CURSOR:
+        return {**_cursor_base(hook.event, cwd), "tool_name": "Shell", "tool_use_id": "doctor-1", "cwd": cwd,
+                "tool_input": {"command": command, "working_directory": cwd}}
     base = {"session_id": SESSION, "cwd": cwd, "hook_event_name": hook.canonical, "tool_input": {"command": command}}
     if hook.format == CODEX:
         return {**base, "transcript_path": os.path.join(cwd, "t.jsonl"), "turn_id": "hookmux-doctor-turn",

@@ -10,7 +10,7 @@ from pathlib import Path
 from hookmux import breakers, plugin, resources
 from hookmux.doctor import answers, canary, plugins as plugin_roots, processes, rows as rows_module, wirings
 from hookmux.doctor.sandbox import Sandbox
-from hookmux.installer import gemini_extension, record as records
+from hookmux.installer import cursor_hooks, gemini_extension, record as records
 from hookmux.installer.jsonfile import JsonFileError
 from hookmux.installer.plan import version
 
@@ -20,6 +20,7 @@ _HOST_EVENTS = {wirings.CLAUDE: set(_hosts.EVENTS[_hosts.CLAUDE].values()), wiri
                 wirings.CODEX: set(_hosts.EVENTS[_hosts.CODEX].values())}
 # Gemini: the advising rows of the first event run on the second (after the call).
 _ADVICE_BEFORE, _ADVICE_AFTER = _hosts.ADVICE_AFTER[_hosts.GEMINI]
+_ADVICE_LATE = tuple(host for host, events in _hosts.ADVICE_AFTER.items() if events == (_ADVICE_BEFORE, _ADVICE_AFTER))
 
 
 @dataclass
@@ -93,6 +94,11 @@ def diagnose(options: Options) -> dict:
                              "options, the event, then `|| true`), or run hookmux install and delete it")
     for item in wirings.duplicates(found):
         findings.problem(**item)
+    twice = cursor_hooks.wired_twice(options.home)
+    if twice:
+        problem, fix = twice.split("; keep one: ", 1)
+        findings.warning(f"{options.home / '.claude' / 'settings.json'}, {options.home / '.cursor' / 'hooks.json'}",
+                         problem, "keep one: " + fix)
     trust = _codex_trust(found, options.codex_bin, findings)
     _gemini_switches(found, findings)
     trust.update(_plugin_codex_trust(found, roots, options.codex_bin, findings))
@@ -274,7 +280,7 @@ def _canaries(hook, loaded_by, sandbox, installs, findings) -> list[tuple[str | 
     if hook.role == "dispatch" and hook.canonical in _hosts.TOOL_EVENTS:
         manifest = _manifest(hook.target, str(sandbox.user_project or ""), _hooks_root([hook]))
         wanted = []
-        events = [hook.canonical] + ([_ADVICE_BEFORE] if hook.format == wirings.GEMINI and
+        events = [hook.canonical] + ([_ADVICE_BEFORE] if hook.format in _ADVICE_LATE and
                                      hook.canonical == _ADVICE_AFTER else [])
         for row in (row for event in events for row in (manifest.rows(event) if manifest else [])):
             reachable = rows_module.tools_for(row, hook) or []
@@ -370,7 +376,7 @@ def _target(target, rec, hooks, canaries, sandbox, findings, bad_python=frozense
     dispatchers = [hook for hook in mine if hook.role == "dispatch"]
     for event, entry in manifest.events.items():
         wired = [hook for hook in dispatchers if hook.canonical == event or (
-            event == _ADVICE_BEFORE and hook.format == wirings.GEMINI and hook.canonical == _ADVICE_AFTER)]
+            event == _ADVICE_BEFORE and hook.format in _ADVICE_LATE and hook.canonical == _ADVICE_AFTER)]
         for row in entry.rows:
             info["rows"].append(_row(row, manifest.path, wired, canaries, imported, stats, tripped, findings))
     return info

@@ -34,10 +34,10 @@ from hookmux.installer import commands, gemini_extension, gemini_hooks, jsonfile
 from hookmux.installer.jsonfile import JsonFileError
 
 _hosts = resources.runtime("hosts")
-CLAUDE, COPILOT, CODEX, GEMINI = _hosts.CLAUDE, _hosts.COPILOT, _hosts.CODEX, _hosts.GEMINI
+CLAUDE, COPILOT, CODEX, GEMINI, CURSOR = _hosts.CLAUDE, _hosts.COPILOT, _hosts.CODEX, _hosts.GEMINI, _hosts.CURSOR
 PLUGIN = "plugin"
 DIALECTS = {CLAUDE: merge.CLAUDE, COPILOT: merge.COPILOT, CODEX: merge.CLAUDE, PLUGIN: merge.CLAUDE,
-            GEMINI: merge.CLAUDE}
+            GEMINI: merge.CLAUDE, CURSOR: merge.CURSOR}
 
 
 @dataclass
@@ -151,6 +151,7 @@ def candidates(places: Places) -> list[tuple[Path, str, tuple[str, ...]]]:
         out.append((Path(folder) / "hooks.json", CODEX, (CODEX,)))
     for folder in (gemini_extension.gemini_dir(home), project / ".gemini", *places.gemini_homes):
         out.append((gemini_hooks.settings_file(folder), GEMINI, (GEMINI,)))
+    out += [(folder / ".cursor" / "hooks.json", CURSOR, (CURSOR,)) for folder in (home, project)]
     return out
 
 
@@ -180,7 +181,7 @@ def find(places: Places, recorded: dict[str, str] | None = None, plugins: list |
     plugins = plugin_roots.roots(places.home, places.project, places.codex_homes) if plugins is None else plugins
     listed += [(path, PLUGIN, hosts) for path, hosts in plugin_files(places, plugins)]
     for file, host in (recorded or {}).items():
-        fmt = {"copilot": COPILOT, "codex": CODEX, "gemini": GEMINI}.get(host, CLAUDE)
+        fmt = {"copilot": COPILOT, "codex": CODEX, "gemini": GEMINI, "cursor": CURSOR}.get(host, CLAUDE)
         listed.append((Path(file), fmt, (fmt,)))
     seen: dict[str, Wiring] = {}
     out = []
@@ -255,7 +256,7 @@ def read(path: Path, fmt: str, hosts: tuple[str, ...], hydrate=None, resolve=Non
 def duplicates(wirings: list[Wiring]) -> list[dict]:
     """Problems for each host that would run one hookmux hook twice for one call."""
     problems = []
-    for host in (CLAUDE, COPILOT, CODEX, GEMINI):
+    for host in (CLAUDE, COPILOT, CODEX, GEMINI, CURSOR):
         slots: dict[tuple[str, str], list[Hook]] = {}
         for wiring in wirings:
             if host not in wiring.loaded_by:

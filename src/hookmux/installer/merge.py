@@ -28,6 +28,7 @@ class Dialect:
 
 CLAUDE = Dialect("claude", "command", "timeout", grouped=True, versioned=False)
 COPILOT = Dialect("copilot", "bash", "timeoutSec", grouped=False, versioned=True)
+CURSOR = Dialect("cursor", "command", "timeout", grouped=False, versioned=True)  # ~/.cursor/hooks.json
 
 
 @dataclass

@@ -1,11 +1,12 @@
-"""The host files hookmux wires: a Claude Code settings file, a Copilot hooks file, Codex's hooks.json."""
+"""The host files hookmux wires: a Claude Code settings file, a Copilot hooks file, Codex's hooks.json,
+Gemini's settings.json, Cursor's hooks.json."""
 from __future__ import annotations
 
 import os
 from dataclasses import dataclass
 from pathlib import Path
 
-from hookmux.installer import codex_hooks, commands, entries, gemini_hooks, merge
+from hookmux.installer import codex_hooks, commands, cursor_hooks, entries, gemini_hooks, merge
 
 COPILOT_FILE = "hookmux.json"
 
@@ -30,7 +31,8 @@ CLAUDE = Host("claude", merge.CLAUDE, entries.claude_entries)
 COPILOT = Host("copilot", merge.COPILOT, entries.copilot_entries)
 CODEX = Host("codex", merge.CLAUDE, codex_hooks.entries)
 GEMINI = Host("gemini", merge.CLAUDE, gemini_hooks.entries)
-HOSTS = {"claude": CLAUDE, "copilot": COPILOT, "codex": CODEX, "gemini": GEMINI}
+CURSOR = Host("cursor", merge.CURSOR, cursor_hooks.entries)
+HOSTS = {"claude": CLAUDE, "copilot": COPILOT, "codex": CODEX, "gemini": GEMINI, "cursor": CURSOR}
 
 
 def absolute(path: os.PathLike | str) -> Path:
