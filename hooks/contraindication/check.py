@@ -11,7 +11,9 @@ blocks and always exits 0. A row id is announced once per session within
 ``HOOKMUX_CONTRA_TTL`` seconds (default 3600); a call that matches any row not
 yet announced surfaces the whole finding again, unless every such row was advised
 before (in any session) and calibrated silence finds it fatigued
-(hooks/calibrated-silence, docs/calibrated-silence.md).
+(hooks/calibrated-silence, docs/calibrated-silence.md). A matched row whose ``pack`` the user
+turned off (``{"packs": {"cloud": false}}`` in ``~/.config/hookmux/dangers.json``, read only
+once a row matched) is left out (docs/contraindication.md#packs).
 
 On a host whose model never reads advice before a call (Gemini CLI, ``hosts.ADVICE_AFTER``)
 it stays silent before the call and advises after it, in words for a call that already
@@ -89,7 +91,7 @@ def advise(stdin_text, registry_path=REGISTRY):
     rows = matching_call_rows(load_rows(registry_path), call.tool_name, call.tool_input, call.cwd)
     if not rows:
         return ""
-    user = _read_document(danger_user_registry(os.environ))
+    user = user_config(os.environ)
     rows = packs_on(rows, user)
     if not rows or danger_gate_denies(call, stdin_text, user):
         return ""
@@ -165,7 +167,7 @@ def _gate_rows_hold(call, user=None):
     stay the gate's). A force push or a clean ``git status`` costs no process."""
     rows = {}
     if user is None:
-        user = _read_document(danger_user_registry(os.environ))
+        user = user_config(os.environ)
     for document in (_read_document(DANGER_REGISTRY), user):
         found = document.get("rows")
         for row in found if isinstance(found, list) else ():
@@ -189,6 +191,12 @@ def danger_user_registry(environ):
     if not (base and os.path.isabs(base)):
         base = os.path.join(environ.get("HOME") or os.path.expanduser("~"), ".config")
     return os.path.join(base, "hookmux", "dangers.json")
+
+
+def user_config(environ):
+    """The user's hookmux danger config (``danger_user_registry``) as an object; {} when it is
+    missing or unreadable. Holds the gate's rows and ``disabled`` and the advisory's ``packs``."""
+    return _read_document(danger_user_registry(environ))
 
 
 def _read_document(path):

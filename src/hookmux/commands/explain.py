@@ -30,7 +30,7 @@ def advisory_verdicts(command: str, tool: str, cwd: str | None, registry: str | 
     found = {v.row_id: v for v in check.verdicts(rows, command, dialect, cwd or "")}
     text_hits = {row["id"] for row in check.matching_rows(rows, tool, json.dumps({"command": command}))}
     config = check.danger_user_registry(os.environ)
-    off = check.packs_off(check._read_document(config))
+    off = check.packs_off(check.user_config(os.environ))
     out = []
     for row in rows:
         if "input_pattern" in row:
