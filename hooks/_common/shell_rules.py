@@ -43,13 +43,19 @@ _SPELLING_KEYS = ("all", "any", "none")
 ROW_KEYS = ("program", "subcommand", "flags", "args", "stdin_from", "writes", "any_of")
 TEXT_KEYS = ("id", "harm", "safe_alternative", "examples", "$comment", "tool_pattern")
 
+# ``compose``'s own options before its subcommand (``docker compose -p shop down -v``).
+_COMPOSE_VALUE_OPTIONS = ("-p", "--project-name", "-f", "--file", "--env-file", "--profile", "--project-directory",
+                          "--ansi", "--progress", "--parallel")
 # Options a program takes before its subcommand whose value is the next word.
 GLOBAL_VALUE_OPTIONS = {
     "git": frozenset(("-C", "-c", "--git-dir", "--work-tree", "--namespace", "--config-env", "--super-prefix")),
     "kubectl": frozenset(("-n", "--namespace", "--context", "--kubeconfig", "--cluster", "--user", "-s",
                           "--server", "--as", "--token")),
-    "docker": frozenset(("-H", "--host", "-c", "--context", "--config", "-l", "--log-level")),
-    "podman": frozenset(("--connection", "-c", "--url", "--log-level", "--root", "--runroot")),
+    "docker": frozenset(("-H", "--host", "-c", "--context", "--config", "-l", "--log-level") + _COMPOSE_VALUE_OPTIONS),
+    "podman": frozenset(("--connection", "-c", "--url", "--log-level", "--root", "--runroot") + _COMPOSE_VALUE_OPTIONS),
+    "docker-compose": frozenset(_COMPOSE_VALUE_OPTIONS + ("-H", "--host", "-c", "--context")),
+    "cryptsetup": frozenset(("--type", "-c", "--cipher", "-s", "--key-size", "-h", "--hash", "-d", "--key-file",
+                             "-S", "--key-slot", "--header", "--pbkdf", "--label", "--sector-size")),
     "aws": frozenset(("--profile", "--region", "--endpoint-url", "--output", "--query")),
     "gcloud": frozenset(("--project", "--account", "--configuration")),
     "gsutil": frozenset(("-o", "-h", "-u")),

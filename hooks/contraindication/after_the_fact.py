@@ -153,6 +153,46 @@ NOW = {
     "ZFS-DESTROY": (
         "A destroyed dataset or pool cannot be undone by zfs; a destroyed pool may still import with "
         "`zpool import -D`. Stop writing to the disks and tell the user."),
+    "SQL-DELETE-ALL-ROWS": (
+        "Check which database the client was connected to and how many rows are left (`SELECT count(*)`); "
+        "restore the table from the latest dump, a copy of the file or point-in-time recovery before more "
+        "writes land, and tell the user."),
+    "KUBECTL-DELETE-ALL": (
+        "Check `kubectl config current-context` and `kubectl get <kind> -n <ns>` for what is left; "
+        "controllers re-create what a deployment owns, the rest comes back from its manifests or GitOps "
+        "repository; released volumes with a Retain policy still hold their data (`kubectl get pv`)."),
+    "GCLOUD-DELETE": (
+        "Check the active project (`gcloud config get-value project`) and what is left; a deleted project "
+        "can be restored for 30 days (`gcloud projects undelete`), an instance's data only from backups or "
+        "snapshots kept outside it. Tell the user at once."),
+    "LVM-REMOVE": (
+        "Stop writing to the volume group: the removed volume's extents still hold its data until reused, "
+        "and `vgcfgrestore` from `/etc/lvm/archive` can bring the volume back. Tell the user."),
+    "CRYPTSETUP-FORMAT": (
+        "Stop writing to the device: with a header backup (`cryptsetup luksHeaderRestore`) the old "
+        "volume opens again; without one its data cannot be decrypted. Check with `lsblk -f` which "
+        "device it was and tell the user."),
+    "GH-RELEASE-DELETE": (
+        "Re-create the release from its tag (`gh release create <tag> --notes-file ...`) and upload the "
+        "assets again from the build or a local copy; if the tag went too, push it back from a clone that "
+        "has it (`git push origin <tag>`)."),
+    "GIT-PUSH-DELETE-REMOTE": (
+        "Push it back from your clone while you still have it: `git push origin <sha>:refs/heads/<branch>` "
+        "(the sha is in `git reflog` or was printed by the push); reopen a pull request that closed."),
+    "GIT-FORCE-WITH-LEASE-MAIN": (
+        "Check what the remote main points to now (`git ls-remote origin main`) against your `git reflog` "
+        "and teammates' clones; overwritten commits can be pushed back from any clone that still has them "
+        "-- tell the team first."),
+    "PERMISSIONS-RECURSIVE-SYSTEM": (
+        "Do not log out or reboot yet: from a shell that still has root, restore owners and modes with the "
+        "package manager (`rpm --setugids -a` then `rpm --setperms -a`; on Debian reinstall the packages "
+        "`dpkg --verify` reports); setuid binaries such as sudo need their mode back (`chmod 4755`)."),
+    "SECRET-UPLOAD": (
+        "Treat the credential as leaked: revoke and rotate it now (a new SSH key, new cloud access keys, "
+        "new tokens), check its provider's logs for use since, and tell the user."),
+    "SECRET-PIPE-TO-NETWORK": (
+        "Treat the credential as leaked: revoke and rotate it now (a new SSH key, new cloud access keys, "
+        "new tokens), check its provider's logs for use since, and tell the user."),
 }
 
 

@@ -11,7 +11,9 @@ blocks and always exits 0. A row id is announced once per session within
 ``HOOKMUX_CONTRA_TTL`` seconds (default 3600); a call that matches any row not
 yet announced surfaces the whole finding again, unless every such row was advised
 before (in any session) and calibrated silence finds it fatigued
-(hooks/calibrated-silence, docs/calibrated-silence.md).
+(hooks/calibrated-silence, docs/calibrated-silence.md). A matched row whose ``pack`` the user
+turned off (``{"packs": {"cloud": false}}`` in ``~/.config/hookmux/dangers.json``, read only
+once a row matched) is left out (docs/contraindication.md#packs).
 
 On a host whose model never reads advice before a call (Gemini CLI, ``hosts.ADVICE_AFTER``)
 it stays silent before the call and advises after it, in words for a call that already
@@ -87,7 +89,11 @@ def advise(stdin_text, registry_path=REGISTRY):
     if not call.tool_name:
         return ""
     rows = matching_call_rows(load_rows(registry_path), call.tool_name, call.tool_input, call.cwd)
-    if not rows or danger_gate_denies(call, stdin_text):
+    if not rows:
+        return ""
+    user = user_config(os.environ)
+    rows = packs_on(rows, user)
+    if not rows or danger_gate_denies(call, stdin_text, user):
         return ""
     ids = [row["id"] for row in rows]
     session_id = call.session_id
@@ -108,12 +114,36 @@ def advise(stdin_text, registry_path=REGISTRY):
 DANGER_GATE = os.path.join(os.path.dirname(_HERE), "danger-gate", "danger_gate.py")
 
 
-def danger_gate_denies(call, stdin_text):
+#: Packs whose rows stay quiet unless the user's config turns them on (none: docs/contraindication.md#packs).
+PACKS_OFF_BY_DEFAULT = frozenset()
+
+
+def packs_off(user):
+    """The packs turned off: ``PACKS_OFF_BY_DEFAULT`` and the user's ``{"packs": {"NAME": false}}``
+    (the gate's user file, ``danger_user_registry``), less the ones it sets ``true``. A value that
+    is not a boolean, or a name no row carries, changes nothing (``hookmux validate`` names it)."""
+    off = set(PACKS_OFF_BY_DEFAULT)
+    packs = user.get("packs") if isinstance(user, dict) else None
+    for name, on in packs.items() if isinstance(packs, dict) else ():
+        if on is False:
+            off.add(name)
+        elif on is True:
+            off.discard(name)
+    return off
+
+
+def packs_on(rows, user):
+    """``rows`` without those of a pack that is off."""
+    off = packs_off(user)
+    return [row for row in rows if row.get("pack") not in off] if off else rows
+
+
+def danger_gate_denies(call, stdin_text, user=None):
     """Whether the danger gate installed beside this check denies this call. Hosts run both in
     parallel and Claude Code shows the model both answers; when the gate blocks, its deny is
     the one message (docs/danger-gate.md). Asked only on a shell call the advisory would speak
     on; ``--dry-run`` keeps a ``once`` allowance for the gate's own run."""
-    if call.tool_name != "Bash" or not os.path.isfile(DANGER_GATE) or not _gate_rows_hold(call):
+    if call.tool_name != "Bash" or not os.path.isfile(DANGER_GATE) or not _gate_rows_hold(call, user):
         return False
     import subprocess
 
@@ -131,12 +161,13 @@ def danger_gate_denies(call, stdin_text):
 DANGER_REGISTRY = os.path.join(os.path.dirname(DANGER_GATE), "dangers.json")
 
 
-def _gate_rows_hold(call):
+def _gate_rows_hold(call, user=None):
     """Whether a row of the gate (shipped, or the user's own file) holds for this call: the gate
     can deny only then, so only then is it asked (its judges, git's answer and the allowances
     stay the gate's). A force push or a clean ``git status`` costs no process."""
     rows = {}
-    user = _read_document(danger_user_registry(os.environ))
+    if user is None:
+        user = user_config(os.environ)
     for document in (_read_document(DANGER_REGISTRY), user):
         found = document.get("rows")
         for row in found if isinstance(found, list) else ():
@@ -160,6 +191,12 @@ def danger_user_registry(environ):
     if not (base and os.path.isabs(base)):
         base = os.path.join(environ.get("HOME") or os.path.expanduser("~"), ".config")
     return os.path.join(base, "hookmux", "dangers.json")
+
+
+def user_config(environ):
+    """The user's hookmux danger config (``danger_user_registry``) as an object; {} when it is
+    missing or unreadable. Holds the gate's rows and ``disabled`` and the advisory's ``packs``."""
+    return _read_document(danger_user_registry(environ))
 
 
 def _read_document(path):

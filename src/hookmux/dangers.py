@@ -21,7 +21,8 @@ ROW_FIELDS = ("id", "loses", "harm", "safe_alternative")
 OPTIONAL_ROW_FIELDS = ("program", "subcommand", "flags", "args", "any_of", "stdin_from", "writes", "examples",
                        "$comment")
 TOP_LEVEL_FIELDS = ("version", "rows", "system_folders", "home_exceptions", "precious_files", "$comment", "$schema")
-USER_TOP_LEVEL_FIELDS = TOP_LEVEL_FIELDS + ("disabled",)
+#: ``packs`` turns the advisory's packs on or off by name (docs/contraindication.md#packs).
+USER_TOP_LEVEL_FIELDS = TOP_LEVEL_FIELDS + ("disabled", "packs")
 #: Repository states an example may ask for (``"repo": ...``).
 REPO_STATES = ("clean", "changed", "staged", "untracked", "stashed")
 
@@ -68,6 +69,8 @@ def check_registry(path: str | Path, user: bool = False) -> list[str]:
         if key in document and not (isinstance(document[key], list)
                                     and all(isinstance(v, str) and v for v in document[key])):
             problems.append(f"{name} {key}: must be a list of strings")
+    if user and "packs" in document:
+        problems.extend(pack_problems(name, document["packs"]))
     rows = document.get("rows", [] if user else None)
     if not isinstance(rows, list):
         return problems + [f"{name} rows: must be a list"]
@@ -80,6 +83,21 @@ def check_registry(path: str | Path, user: bool = False) -> list[str]:
             if row_id in seen:
                 problems.append(f"{place}.id: duplicate of {seen[row_id]} (the last one is used)")
             seen[row_id] = f"rows[{index}]"
+    return problems
+
+
+def pack_problems(name: str, packs: object) -> list[str]:
+    """The user's ``packs`` object: each key a pack of ``contraindications.PACKS``, each value a boolean."""
+    from hookmux.contraindications import PACKS
+
+    if not isinstance(packs, dict):
+        return [f'{name} packs: must be an object of pack names and true/false, e.g. {{"cloud": false}}']
+    problems = []
+    for pack, on in packs.items():
+        if pack not in PACKS:
+            problems.append(f"{name} packs.{pack}: unknown pack (known: {', '.join(PACKS)})")
+        elif not isinstance(on, bool):
+            problems.append(f"{name} packs.{pack}: must be true or false, not {json.dumps(on)}")
     return problems
 
 

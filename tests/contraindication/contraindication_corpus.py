@@ -175,7 +175,9 @@ advise("git", "GIT-CLEAN-FORCE", "git clean -f", "git clean -fd", "git clean -df
 advise("git", "GIT-CLEAN-IGNORED", "git clean -fdx", "git clean -xdf", "git clean -fX")
 advise("git", "GIT-WORKTREE-REMOVE-FORCE", "git worktree remove --force ../wt", "git worktree remove -f wt")
 advise("git", "GIT-COMMIT-NO-VERIFY", "git commit --no-verify -m wip", "git commit -n -m wip")
-quiet("git", "git push", "git push origin topic", "git push --force-with-lease", "git push --force-with-lease origin main",
+# Issue 40: a lease does not keep a force push to the default branch from rewriting everyone's base.
+advise("git", "GIT-FORCE-WITH-LEASE-MAIN", "git push --force-with-lease origin main")
+quiet("git", "git push", "git push origin topic", "git push --force-with-lease", "git push --force-with-lease origin topic",
       "git push -u origin topic", "git push --dry-run --force", "git stash", "git stash list", "git stash pop",
       "git stash apply", "git branch -d topic", "git branch -m old new", "git checkout main", "git checkout -b topic",
       "git checkout -", "git switch main", "git switch -c topic", "git restore --staged app.py",

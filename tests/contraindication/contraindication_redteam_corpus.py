@@ -86,7 +86,7 @@ quiet("paths",
 
 # -- false advisories: look-alikes ------------------------------------------------------------
 quiet("look-alikes",
-      "git push --force-with-lease origin topic", "git push --force-with-lease=main origin main",
+      "git push --force-with-lease origin topic", "git push --force-with-lease=topic origin topic",
       "git push origin topic", "git push -u origin topic", "git branch -d topic", "git checkout -b topic",
       "git checkout main", "git switch -c topic", "git restore --staged app.py", "git reset --soft HEAD~1",
       "git reset HEAD app.py", "git reset --keep HEAD~1", "git stash list", "git stash pop", "git stash push -m wip",
@@ -105,8 +105,10 @@ KNOWN_FALSE = [("text", "PowerShell", "Write-Output 'Remove-Item -Recurse -Force
 advise("bypass", "RM-RECURSIVE-OUTSIDE", "rm --recur --force /srv/data", "rm --rec /srv/data")
 advise("bypass", "GIT-RESET-HARD", "git reset --ha", "git reset --har HEAD~1")
 advise("bypass", "GIT-CLEAN-FORCE", "git clean --forc -d")
-quiet("look-alikes", "git push --force-with-lease origin main", "git push --force-with origin topic",
-      "rm -- -rf ./x", "git reset -- --hard")
+quiet("look-alikes", "git push --force-with origin topic", "rm -- -rf ./x", "git reset -- --hard")
+# Issue 40: a lease to the default branch advises its own row (not GIT-FORCE-PUSH-MAIN).
+advise("look-alikes", "GIT-FORCE-WITH-LEASE-MAIN", "git push --force-with-lease origin main",
+       "git push --force-with-lease=main origin main")
 quiet("paths", "[ -n \"$OUT\" ] && rm -rf \"$OUT\"/*", "if [ -d \"$OUT\" ]; then rm -rf \"$OUT\"/; fi")
 advise("bypass", "RM-RECURSIVE-OUTSIDE", "[ -z \"$OUT\" ] && rm -rf \"$OUT\"/*", "\"$SHELL\" -c 'rm -rf /srv/data'")
 quiet("text", "git commit -m \"$(cat <<'EOF'\nStop using git push --force on main\nEOF\n)\"", ": git reset --hard",

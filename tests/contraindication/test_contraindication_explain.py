@@ -35,7 +35,7 @@ def test_json_report_lists_commands_origins_and_verdicts():
 def test_text_report_names_the_origin_and_why():
     out = explain("ls | xargs rm -rf", "--cwd", "/home/user/project")
     assert "rm -rf  [via xargs]  [+ arguments at run time]  [input from ls]" in out
-    assert "advise RM-RECURSIVE-UNKNOWN: rm (via xargs) with -rf: its arguments come from xargs" in out
+    assert "advise RM-RECURSIVE-UNKNOWN (pack files): rm (via xargs) with -rf: its arguments come from xargs" in out
 
 
 @pytest.mark.parametrize("command, quiet_row", [("git push --force-with-lease origin main", "GIT-FORCE-PUSH-MAIN"),
@@ -55,3 +55,29 @@ def test_evaluators_are_a_list_others_can_join():
         assert set(report["evaluators"]) == {"advisory", "danger gate", "gate"}
     finally:
         module.EVALUATORS.pop()
+
+
+def test_a_pack_turned_off_in_the_users_config_is_reported_off(tmp_path):
+    from hookmux_testing import hermetic_env
+
+    config = tmp_path / "config" / "hookmux" / "dangers.json"
+    config.parent.mkdir(parents=True)
+    config.write_text(json.dumps({"packs": {"cloud": False}}))
+    env = hermetic_env(tmp_path)
+    command = "az group delete -n shop-rg --yes && kubectl delete ns checkout"
+
+    def run(*extra):
+        result = subprocess.run([*HOOKMUX, "explain", command, "--cwd", "/home/user/project", *extra],
+                                capture_output=True, text=True, timeout=60, cwd=REPO, env=env)
+        assert result.returncode == 0, result.stderr
+        return result.stdout
+
+    verdicts = {v["id"]: v for v in json.loads(run("--json"))["evaluators"]["advisory"]}
+    off, on = verdicts["AZ-GROUP-DELETE"], verdicts["KUBECTL-DELETE-NAMESPACE"]
+    assert (off["verdict"], off["pack"], off["pack_on"]) == ("off", "cloud", False)
+    assert off["why"].endswith(f"; pack cloud is off ({config})")
+    assert (on["verdict"], on["pack"], on["pack_on"]) == ("advise", "kubernetes", True)
+    text = run()
+    assert "advisory: KUBECTL-DELETE-NAMESPACE\n" in text
+    assert "  off    AZ-GROUP-DELETE (pack cloud, off): az group delete; pack cloud is off (" in text
+    assert "  advise KUBECTL-DELETE-NAMESPACE (pack kubernetes): " in text

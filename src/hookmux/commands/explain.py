@@ -29,17 +29,28 @@ def advisory_verdicts(command: str, tool: str, cwd: str | None, registry: str | 
     dialect = check.shell_dialect(tool) or "posix"
     found = {v.row_id: v for v in check.verdicts(rows, command, dialect, cwd or "")}
     text_hits = {row["id"] for row in check.matching_rows(rows, tool, json.dumps({"command": command}))}
+    config = check.danger_user_registry(os.environ)
+    off = check.packs_off(check.user_config(os.environ))
     out = []
     for row in rows:
         if "input_pattern" in row:
             hit = row["id"] in text_hits
             why = "input_pattern finds the command text" if hit else "input_pattern does not find the command text"
-            out.append({"id": row["id"], "verdict": "advise" if hit else "quiet", "why": why, "form": "text",
-                        "pack": row.get("pack", "")})
+            entry = {"id": row["id"], "verdict": "advise" if hit else "quiet", "why": why, "form": "text"}
         elif row["id"] in found:
             verdict = found[row["id"]]
-            out.append({"id": row["id"], "verdict": "advise" if verdict.matched else "quiet", "why": verdict.why,
-                        "form": "structured", "pack": row.get("pack", "")})
+            entry = {"id": row["id"], "verdict": "advise" if verdict.matched else "quiet", "why": verdict.why,
+                     "form": "structured"}
+        else:
+            continue
+        entry["pack"] = row.get("pack", "")
+        entry["pack_on"] = entry["pack"] not in off
+        if not entry["pack_on"]:
+            where = config if entry["pack"] not in check.PACKS_OFF_BY_DEFAULT else "by default"
+            entry["why"] += f"; pack {entry['pack']} is off ({where})"
+            if entry["verdict"] == "advise":
+                entry["verdict"] = "off"
+        out.append(entry)
     return out
 
 
@@ -113,13 +124,14 @@ def render(report: dict, show_all: bool = False) -> str:
         writes = "".join(f"  [writes {path}]" for path in command.get("writes", ()))
         lines.append(f"  {number}. {_shown(command['argv'])}{via}{extra}{piped}{writes}")
     for name, verdicts in report["evaluators"].items():
-        advised = [v for v in verdicts if v["verdict"] != "quiet"]
+        advised = [v for v in verdicts if v["verdict"] not in ("quiet", "off")]
         lines.append(f"{name}: " + (", ".join(v["id"] for v in advised) if advised else "quiet"))
         for verdict in verdicts:
             why = verdict["why"]
             near = not why.startswith("no command runs") and ": not " not in why and verdict.get("form") != "text"
             if show_all or verdict["verdict"] != "quiet" or near:
-                pack = f" (pack {verdict['pack']})" if verdict.get("pack") else ""
+                pack = f" (pack {verdict['pack']}{'' if verdict.get('pack_on', True) else ', off'})" \
+                    if verdict.get("pack") else ""
                 lines.append(f"  {verdict['verdict']:6} {verdict['id']}{pack}: {verdict['why']}")
     return "\n".join(lines) + "\n"
 
