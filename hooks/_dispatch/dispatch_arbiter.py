@@ -24,7 +24,7 @@ import dispatch_isolated  # it puts the hooks tree on sys.path, for _common
 import dispatch_runner
 import dispatch_worker
 from _common import warm
-from dispatch_worker import BUSY, IDLE
+from dispatch_worker import BUSY, IDLE, REPLYING
 
 PRELOADED = ("re", "json", "_sha2", "_sha256")  # what most checks import: loaded once, here
 
@@ -81,7 +81,7 @@ class Arbiter:
                 self.reap()
                 now = time.monotonic()
                 for child in list(self.children.values()):
-                    state, deadline = child.page.read()[:2]
+                    state, deadline, _ = child.page.read() or (IDLE, 0.0, 0.0)  # None: at the next tick
                     if state != IDLE and now > deadline + warm.KILL_GRACE:
                         _kill(child.pid)  # a check took the alarm away; reap() answers for it
                 if not self.source.tick(now):
@@ -418,7 +418,7 @@ class Serve:
         import socket
 
 
-        connection, state = child.connection, child.page.read()[0]
+        connection, state = child.connection, (child.page.read() or (REPLYING,))[0]  # its last whole write
         if connection is None:
             return
         if state == IDLE:
@@ -448,10 +448,11 @@ class Serve:
             self.trimmed = now
             free = sorted((child for child in children if not child.busy), key=lambda child: child.used)
             for child in free[:max(0, len(free) - self.FREE)]:
-                if now - max(child.used, child.page.read()[2]) > self.IDLE_TRIM_SECONDS:
+                if now - max(child.used, (child.page.read() or (0, 0.0, now))[2]) > self.IDLE_TRIM_SECONDS:
                     self.arbiter.retire(child)
-        last = max([self.last_accept] + [child.page.read()[2] for child in children])
-        if any(child.page.read()[0] != IDLE for child in children) or now - last <= self.idle:
+        pages = [child.page.read() or (BUSY, 0.0, now) for child in children]  # None: busy marking
+        last = max([self.last_accept] + [page[2] for page in pages])
+        if any(page[0] != IDLE for page in pages) or now - last <= self.idle:
             return True
         try:  # leaving would free the port for another user mid-session
             alive = warm.sweep(os.path.join(self.folder, "sessions")) > 0

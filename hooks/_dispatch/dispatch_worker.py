@@ -38,32 +38,50 @@ IDLE, BUSY, REPLYING = 0, 1, 2
 
 class Page:
     """What a worker shares with the arbiter, with no message per call: its state, its deadline,
-    its last call, and the reply of the checks that finished so far (``keep``)."""
+    its last call, and the reply of the checks that finished so far (``keep``).
+
+    The worker writes while the arbiter reads, on another core, and ``struct`` moves a double a
+    byte at a time: a read that overlaps a write can see half of each (the arbiter once killed a
+    worker that had just begun a request, its new state beside its old deadline 0.0). So the
+    three are written to whichever of two slots is not current, then a one-byte generation names
+    the new one; a reader takes the slot its generation names and keeps it only if the generation
+    did not move meanwhile. A worker stopped halfway through a write leaves the last whole one."""
 
     HEADER = 64
     KEPT_MAX = 256 << 10  # a capped context (dispatch_core.MAX_CONTEXT_CHARS) escaped as JSON fits
-    LAYOUT = struct.Struct("<B7xddI")  # state, deadline, last call, kept reply's length
+    SLOT = struct.Struct("<B7xdd")  # state, deadline, last call
+    SLOTS = (8, 32)  # byte 0: the generation; its lowest bit names the current slot
+    KEPT_LENGTH = 56
 
     def __init__(self):
         self.map = mmap.mmap(-1, self.HEADER + self.KEPT_MAX)  # shared with the forked worker
 
     def mark(self, state, deadline):
-        self.LAYOUT.pack_into(self.map, 0, state, deadline, time.monotonic(), self.read()[3])
+        generation = (self.map[0] + 1) & 0xFF
+        self.SLOT.pack_into(self.map, self.SLOTS[generation & 1], state, deadline, time.monotonic())
+        self.map[0] = generation  # one byte: never seen half-written
 
     def read(self):
-        """(state, deadline, last call, kept length)."""
-        return self.LAYOUT.unpack_from(self.map, 0)
+        """(state, deadline, last call) as one write left them, or None if the worker marked
+        its page again and again while this read (the caller looks again at its next tick)."""
+        for _ in range(8):
+            generation = self.map[0]
+            fields = self.SLOT.unpack_from(self.map, self.SLOTS[generation & 1])
+            if self.map[0] == generation:
+                return fields
+        return None
 
     def keep(self, reply):
         """Keep ``reply`` (b"": none) as the answer should the worker die now; its length is
-        zero while the bytes change, so a worker that dies halfway leaves none."""
-        struct.pack_into("<I", self.map, 24, 0)
+        zero while the bytes change, so a worker that dies halfway leaves none. Read only once
+        the worker is gone (``kept``), so no generation is needed."""
+        struct.pack_into("<I", self.map, self.KEPT_LENGTH, 0)
         if 0 < len(reply) <= self.KEPT_MAX:
             self.map[self.HEADER:self.HEADER + len(reply)] = reply
-            struct.pack_into("<I", self.map, 24, len(reply))
+            struct.pack_into("<I", self.map, self.KEPT_LENGTH, len(reply))
 
     def kept(self):
-        size = self.read()[3]
+        size = struct.unpack_from("<I", self.map, self.KEPT_LENGTH)[0]
         return bytes(self.map[self.HEADER:self.HEADER + size]) if 0 < size <= self.KEPT_MAX else b""
 
 
