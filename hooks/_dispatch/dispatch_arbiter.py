@@ -425,12 +425,13 @@ class Serve:
             self._park(connection)
             return
         if state == BUSY:
-            kept = child.page.kept()
+            kept, running = child.page.kept()
             try:  # what the socket's buffer takes at once: a client that does not read stalls nobody
                 connection.setblocking(False)
                 connection.send(self.http.head(200, len(kept), True) + kept)
             except OSError:
                 pass
+            _count_died(running)
         try:
             connection.shutdown(socket.SHUT_RDWR)
         except OSError:
@@ -470,6 +471,29 @@ class Serve:
         except (OSError, ValueError, AttributeError):
             pass
 
+class _Died:
+    """The row a dead worker was running, as ``breaker.record`` reads an outcome: it failed."""
+
+    kind = "error"
+
+    def __init__(self, event, index, path, name):
+        self.row = self
+        self.event, self.index, self.path, self.name = event, index, path, name
+
+
+def _count_died(running):
+    """Count the row a serve worker died in (``Page.keep``'s ``running``) in its tree's breaker,
+    as the pool's caller counts the row its worker died in."""
+    try:
+        hooks_root, row = running
+        from _common import breaker
+
+        held = breaker.load(hooks_root)
+        if held is not None:
+            held.record([_Died(*row)])
+    except Exception:
+        pass
+
 
 if __name__ == "__main__":
     try:
@@ -477,3 +501,4 @@ if __name__ == "__main__":
             main(sys.argv)
     finally:
         os._exit(0)
+

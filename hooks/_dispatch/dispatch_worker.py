@@ -71,18 +71,25 @@ class Page:
                 return fields
         return None
 
-    def keep(self, reply):
-        """Keep ``reply`` (b"": none) as the answer should the worker die now; its length is
-        zero while the bytes change, so a worker that dies halfway leaves none. Read only once
-        the worker is gone (``kept``), so no generation is needed."""
+    def keep(self, reply, running=None):
+        """Keep ``reply`` (b"": none) as the answer should the worker die now, and ``running``
+        (``(hooks_root, (event, index, path, name))`` of the row that would be blamed, or None);
+        the length is zero while the bytes change, so a worker that dies halfway leaves none.
+        Read only once the worker is gone (``kept``), so no generation is needed."""
         struct.pack_into("<I", self.map, self.KEPT_LENGTH, 0)
-        if 0 < len(reply) <= self.KEPT_MAX:
-            self.map[self.HEADER:self.HEADER + len(reply)] = reply
-            struct.pack_into("<I", self.map, self.KEPT_LENGTH, len(reply))
+        data = marshal.dumps((reply, running))
+        if len(data) <= self.KEPT_MAX:
+            self.map[self.HEADER:self.HEADER + len(data)] = data
+            struct.pack_into("<I", self.map, self.KEPT_LENGTH, len(data))
 
     def kept(self):
+        """(reply, running) as ``keep`` left them; (b"", None) when it left none whole."""
         size = struct.unpack_from("<I", self.map, self.KEPT_LENGTH)[0]
-        return bytes(self.map[self.HEADER:self.HEADER + size]) if 0 < size <= self.KEPT_MAX else b""
+        try:
+            reply, running = marshal.loads(self.map[self.HEADER:self.HEADER + size]) if 0 < size <= self.KEPT_MAX else (b"", None)
+            return (reply, running) if isinstance(reply, bytes) else (b"", None)
+        except (ValueError, EOFError, TypeError):
+            return b"", None
 
 
 class Worker:
@@ -155,7 +162,7 @@ class Worker:
         self.page.map[Page.HEADER:] = bytes(Page.KEPT_MAX)  # faulted in now, not over the worker's life
         self.serve = serve
         self.http = serve.http
-        self.runner = WarmRunner(self.page, report=self._keep_advice, late=self._answer_late, cache={})
+        self.runner = WarmRunner(self.page, report=self._finished, late=self._answer_late, cache={})
         self.manifest_path = os.path.join(serve.hooks, "_dispatch", "manifest.json")
         self.manifest_cache = None
         self.tree = _scan(serve.hooks)
@@ -239,7 +246,9 @@ class Worker:
         """dispatch_core's Runner interface: the checks in the payload's cwd, by the warm runner."""
         self._chdir(_cwd_of(stdin_text))
         current = self.current
-        current.jobs, current.hooks_root = jobs, hooks_root
+        with self.runner.lock:
+            current.jobs, current.hooks_root = jobs, hooks_root
+            self._keep(current)
         self.runner.run(jobs, stdin_text, hooks_root)
 
     def _reply(self, conn, output, request, later):
@@ -252,25 +261,36 @@ class Worker:
         for record in later:  # after the reply: the host is not kept waiting for the ledger
             ledger.write_dispatch(record)
 
-    def _keep_advice(self, job):
-        """A check that finished in time advised: keep the reply of every such check so far."""
-        if not job.output or not job.row.emits or job.elapsed_ms > job.row.timeout * 1000:
-            return
+    def _finished(self, job):
+        """A check finished: keep the reply of every check that advised in time so far, and the
+        row the arbiter blames should the worker die now (``_keep``)."""
         try:
             with self.runner.lock:
                 current = self.current
                 if current is None or current.answered or current.jobs is None:
                     return
-                contexts = core.contexts_from(job.output)
-                if not contexts:
-                    return
-                current.advice[id(job)] = contexts
-                if current.call is None:
-                    current.call = core._event.parse(current.text, current.request.event, None)
-                advice = [_Advice(current.advice[id(one)]) for one in current.jobs if id(one) in current.advice]
-                self.page.keep(core.render(current.call, advice).encode("utf-8", "surrogatepass"))
+                current.finished.add(id(job))
+                if job.output and job.row.emits and job.elapsed_ms <= job.row.timeout * 1000:
+                    contexts = core.contexts_from(job.output)
+                    if contexts:
+                        current.advice[id(job)] = contexts
+                self._keep(current)
         except Exception:
             pass
+
+    def _keep(self, current):
+        """The page's answer for a worker that dies now (under the runner's lock): the advice of
+        the checks that finished, and the first row that has not, which the arbiter counts in
+        the breaker as the pool's caller does (dispatch_isolated.settle)."""
+        reply = b""
+        if current.advice:
+            if current.call is None:
+                current.call = core._event.parse(current.text, current.request.event, None)
+            advice = [_Advice(current.advice[id(one)]) for one in current.jobs if id(one) in current.advice]
+            reply = core.render(current.call, advice).encode("utf-8", "surrogatepass")
+        running = next(((current.hooks_root, (job.row.event, job.row.index, job.row.path, job.row.name))
+                        for job in current.jobs if id(job) not in current.finished), None)
+        self.page.keep(reply, running)
 
     def _answer_late(self, jobs):
         """The rescuer's: the main thread is still inside a check past the deadline. Answer from
@@ -359,13 +379,15 @@ class Worker:
 class _Current:
     """The request whose checks run now."""
 
-    __slots__ = ("conn", "request", "text", "received", "jobs", "answered", "advice", "call", "hooks_root")
+    __slots__ = ("conn", "request", "text", "received", "jobs", "answered", "advice", "call", "hooks_root",
+                 "finished")
 
     def __init__(self, conn, request, text, received):
         self.conn, self.request, self.text, self.received = conn, request, text, received
         self.jobs = self.hooks_root = self.call = None
         self.answered = False
         self.advice = {}  # id(job) -> the contexts of a finished check that advised
+        self.finished = set()  # id(job) of each finished check
 
 
 class _Advice:

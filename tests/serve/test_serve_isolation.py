@@ -3,11 +3,14 @@ from __future__ import annotations
 
 import http.client
 import json
+import subprocess
 import textwrap
 import time
 from pathlib import Path
 
-from serve_support import bash, post_on
+import pytest
+from hookmux_testing import PYTHON, STANDBY_LINE, hermetic_env, warm_pool
+from serve_support import Running, bash, install_tree, post_on
 
 EMIT = '''
 import json, sys
@@ -270,3 +273,50 @@ def test_an_idle_server_sleeps(server):
     woke = {pid: _switches(pid) - count for pid, count in before.items()}
     assert all(count <= 2 for pid, count in woke.items() if pid != server.proc.pid), woke
     assert woke[server.proc.pid] <= 2 * 2 / 0.25 + 2  # the server's own tick: 4 a second
+
+
+@pytest.mark.parametrize("mode", ["pool", "serve"])
+def test_a_dying_worker_keeps_the_finished_advice_and_counts_once_in_the_breaker(tmp_path, mode):
+    """The same calls through the command hook's warm pool and through hookmux serve: a check
+    that ends its process loses only its own advice, counts as a failure in the breaker (three
+    in a row open it), and the row after it is not counted, so it runs again once the breaker
+    skips the row that killed its worker."""
+    target = install_tree(tmp_path)
+    holder = type("Tree", (), {"target": target})
+    rows = [{"name": "first", "script": _check(holder, "first.py", EMIT % "first advice"), "timeout": 5},
+            {"name": "ender", "script": _check(holder, "ender.py", "import os\ndef main():\n    os._exit(3)\n"),
+             "timeout": 5},
+            {"name": "after", "script": _check(holder, "after.py", EMIT % "after advice"), "timeout": 5}]
+    _write_manifest(holder, [dict(row, matcher="^Die$") for row in rows])
+    running = None
+    if mode == "serve":
+        running = Running(tmp_path, target)
+        env = running.env
+
+        def call():
+            status, body = running.post("PreToolUse", _tool("Die"))
+            assert status == 200
+            return json.loads(body)["hookSpecificOutput"]["additionalContext"] if body else ""
+    else:
+        env = hermetic_env(tmp_path)
+        dispatch = target / "_dispatch" / "dispatch.py"
+        warm_pool(env, tmp_path, dispatch=dispatch)
+
+        def call():
+            done = subprocess.run([PYTHON, "-S", "-E", str(dispatch), "--trace", "PreToolUse"], input=_tool("Die").encode(),
+                                  capture_output=True, env=env, timeout=60)
+            assert STANDBY_LINE in done.stderr.decode(), done.stderr.decode()
+            return json.loads(done.stdout)["hookSpecificOutput"]["additionalContext"] if done.stdout else ""
+    try:
+        table = Path(env["HOOKMUX_STATE_DIR"]) / "breaker"
+        for count in (1, 2, 3):
+            assert call() == "first advice", (mode, count)
+            deadline = time.monotonic() + 10  # serve's arbiter counts it just after its reply
+            while not any("\tender\t%d\t" % count in path.read_text() for path in table.glob("*.tsv")):
+                assert time.monotonic() < deadline, (mode, count, [path.read_text() for path in table.glob("*.tsv")])
+                time.sleep(0.05)
+        assert not any("\tafter\t" in path.read_text() for path in table.glob("*.tsv")), mode
+        assert call() == "first advice\n\nafter advice", mode  # the breaker skips the ender
+    finally:
+        if running is not None:
+            running.stop()
