@@ -619,9 +619,12 @@ _FIND_OTHER_SELECTION = frozenset(("-o", "-or", "-not", "!", ",", "-path", "-ipa
 
 
 def _regenerable_find(word, parts, command, context):
-    """The find selects by name only regenerable output (``REGENERABLE_NAMES``), every name
-    test before its action (``find . -delete -name x`` deletes everything first)."""
-    argv, names, acted = command.argv, [], False
+    """The find (the command, or the one whose files it is given: ``find -exec rm -rf {} +``)
+    selects by name only regenerable output (``REGENERABLE_NAMES``), every name test before its
+    action (``find . -delete -name x`` deletes everything first)."""
+    argv, names, acted = getattr(command, "found_by", ()) or command.argv, [], False
+    if argv[0] not in ("find", "gfind"):
+        return None
     for index, arg in enumerate(argv):
         if arg in ("-name", "-iname") and index + 1 < len(argv):
             if acted:

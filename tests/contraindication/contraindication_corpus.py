@@ -135,7 +135,11 @@ quiet("xargs-find", "find . -name '*.pyc' -exec rm {} +", "ls | xargs rm -f", "f
 # an -o or a name that is not regenerable still advises.
 quiet("regenerable", "find . -name '*.pyc' -delete", "find . -type d -name __pycache__ -delete",
       "find ~ -name .DS_Store -delete", "find src -name '*.pyc' -type f -delete", "rm -rf ~/.cache",
-      "rm -rf ~/Library/Caches", "rm -rf ~/Library/Developer/Xcode/DerivedData")
+      "rm -rf ~/Library/Caches", "rm -rf ~/Library/Developer/Xcode/DerivedData",
+      "find . -type d -name __pycache__ -exec rm -rf {} +", "find . -name node_modules -type d -prune -exec rm -rf {} +",
+      "sudo find / -name '*.pyc' -exec rm -f {} \\;")
+advise("regenerable", "RM-RECURSIVE-UNKNOWN", "find . -name '*.py' -exec rm -rf {} +",
+       "find . -exec rm -rf {} + -name __pycache__", "find . -name __pycache__ -o -name src -exec rm -rf {} +")
 advise("regenerable", "FIND-DELETE", "find . -delete -name '*.pyc'", "find . -name '*.pyc' -o -name '*.py' -delete",
        "find . -name '*.pyc' -delete -name x", "find . -path '*/__pycache__/*' -name '*.pyc' -delete")
 
