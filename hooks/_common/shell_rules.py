@@ -610,9 +610,29 @@ def _variable(word, parts, command, context):
     return None
 
 
-#: What a build or a tool makes again by itself: a find that deletes only these is routine.
+#: What a tool makes again by itself, wherever it is: deleting only these is routine (a find
+#: of the advisory; what the gate's ``git clean`` would remove). A name, or ``*.suffix``.
 REGENERABLE_NAMES = frozenset(("*.pyc", "*.pyo", "__pycache__", ".pytest_cache", ".mypy_cache", ".ruff_cache",
-                               ".DS_Store", "*.class", "node_modules", "DerivedData"))
+                               ".DS_Store", "*.class", "node_modules", "DerivedData", ".tox", ".nox", ".next",
+                               ".nuxt", ".turbo", ".parcel-cache", ".cache", ".coverage", "htmlcov", "*.egg-info",
+                               ".gradle"))
+#: Build output by convention: regenerable when git does not track it (``git clean``), not by
+#: name alone (``tools/build/`` may hold sources: a find by that name stays advised).
+BUILD_OUTPUT_NAMES = frozenset(("dist", "build", "target", "coverage", ".venv", "out"))
+
+
+def regenerable(name, untracked=False):
+    """Whether the file or folder name ``name`` is regenerable output (``untracked``: also
+    ``BUILD_OUTPUT_NAMES``)."""
+    if name in REGENERABLE_NAMES or untracked and name in BUILD_OUTPUT_NAMES:
+        return True
+    return any(pattern[0] == "*" and len(name) >= len(pattern) and name.endswith(pattern[1:])
+               for pattern in REGENERABLE_NAMES)
+
+
+def regenerable_path(path, untracked=False):
+    """Whether ``path`` (relative, ``/`` between names) is in or is regenerable output."""
+    return any(regenerable(name, untracked) for name in path.strip("/").split("/") if name)
 _FIND_ACTIONS = frozenset(("-delete", "-exec", "-execdir", "-ok", "-okdir"))
 _FIND_OTHER_SELECTION = frozenset(("-o", "-or", "-not", "!", ",", "-path", "-ipath", "-wholename", "-iwholename",
                                    "-regex", "-iregex", "-lname", "-ilname"))

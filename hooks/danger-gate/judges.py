@@ -11,7 +11,7 @@ advisory still speaks.
 import os
 
 import targets
-from _common.shell_rules import GLOBAL_VALUE_OPTIONS
+from _common.shell_rules import GLOBAL_VALUE_OPTIONS, regenerable, regenerable_path
 
 _BLOCK_DEVICE_PREFIXES = (
     "/dev/sd", "/dev/hd", "/dev/vd", "/dev/xvd", "/dev/nvme", "/dev/mmcblk", "/dev/disk", "/dev/rdisk",
@@ -219,8 +219,26 @@ def device_of(command, where):
 
 
 def device_operand(command, where):
-    """mkfs, wipefs, shred, blkdiscard ... given a disk device."""
+    """mkfs, wipefs, shred, blkdiscard ... given a disk device; a ``wipefs`` that only lists the
+    signatures (no ``-a``/``--all``/``-o``/``--offset``, or ``-n``/``--no-act``) loses nothing."""
+    if command.argv[0] == "wipefs" and not _wipefs_erases(command.argv[1:]):
+        return []
     return _devices(operands(command.argv, ("-t", "-n", "-L", "-o", "-b")), where)
+
+
+def _wipefs_erases(words):
+    erases = False
+    for word in words:
+        if word == "--":
+            break
+        if word in ("-n", "--no-act") or word.startswith("-") and not word.startswith("--") and "n" in word[1:]:
+            return False
+        if word in ("--all", "--offset") or word.startswith("--offset=") or word.startswith("--") and \
+                len(word) > 3 and ("--all".startswith(word) or "--offset".startswith(word)):
+            erases = True
+        elif word.startswith("-") and not word.startswith("--") and ("a" in word[1:] or "o" in word[1:]):
+            erases = True
+    return erases
 
 
 def device_written(command, where):
@@ -528,12 +546,36 @@ def clean_question(words):
 
 @_judged
 def git_clean(repo, where):
-    """``clean -f``: what hookmux's dry run of the same cleaning lists (``clean_question``)."""
+    """``clean -f``: what hookmux's dry run of the same cleaning lists (``clean_question``),
+    less regenerable output (``node_modules/``, ``dist/``, caches: ``shell_rules.REGENERABLE_NAMES``)."""
     question = clean_question(repo.words)
     if question is None:
         return []
-    found = where.git.cleanable(repo, question)
+    found = where.git.cleanable(repo, question, lambda path: _regenerable_below(repo.cwd, path))
     return [found] if found else []
+
+
+def _regenerable_below(cwd, path, limit=2000):
+    """Whether ``path`` (untracked, as git clean names it from ``cwd``) is regenerable output, or
+    a folder holding some and nothing else, up to ``limit`` files looked at (``src/`` with only
+    ``__pycache__/``). An empty folder is not: a named place counts even when empty, as for rm."""
+    if regenerable_path(path, untracked=True):
+        return True
+    if not path.endswith("/"):
+        return False
+    top = os.path.join(cwd, path)
+    seen, some = 0, False
+    for folder, dirs, files in os.walk(top):
+        below = os.path.relpath(folder, top)
+        kept = [name for name in dirs if not regenerable(name, untracked=True)]
+        some = some or len(kept) < len(dirs)
+        dirs[:] = kept  # all of a regenerable folder goes, and all of it comes back
+        for name in files:
+            seen += 1
+            if seen > limit or not regenerable_path(os.path.join(below, name), untracked=True):
+                return False
+            some = True
+    return some
 
 
 @_judged
