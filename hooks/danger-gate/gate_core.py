@@ -201,7 +201,7 @@ def judge(command, cwd, env, registry):
         for row in registry.rows:
             if not rules.matches(registry, row, simple, context):
                 continue
-            lost = judges.JUDGES[row["loses"]](simple, where)
+            lost = judges.judge(row, simple, where, registry.operands.get(row["id"]))
             if lost:
                 findings.append(Finding(row, lost, argv))
         # The guard's own ground, unless a row denies this command already (`rm -rf /*` holds it too).

@@ -6,7 +6,8 @@
 
 Rows are in the advisory's structured form (``_common/shell_rules.py``: ``program``,
 ``subcommand``, ``flags``, ``args``, ``any_of``) plus ``loses``, the judge that decides
-whether the call would really lose something (judges.py). The user's file
+whether the call would really lose something (judges.py), and optional ``operands``: which
+words a ``paths`` or ``emptied`` judge asks about (operands.py; ``rsync``'s destination). The user's file
 (``~/.config/hookmux/dangers.json`` unless ``XDG_CONFIG_HOME`` says otherwise) holds
 ``{"rows": [...], "disabled": ["ID", ...]}``: a row with a shipped id replaces that row, a
 new id adds one, a disabled id is off. Only the user's own file counts: a project cannot turn
@@ -20,12 +21,14 @@ USER_FILE = ("hookmux", "dangers.json")
 
 
 class Registry:
-    __slots__ = ("rows", "rules", "system_folders", "home_exceptions", "precious_files", "disabled")
+    __slots__ = ("rows", "rules", "operands", "system_folders", "home_exceptions", "precious_files", "disabled")
 
     def __init__(self):
         self.rows = []
         #: row id -> the compiled ``shell_rules.Rule``
         self.rules = {}
+        #: row id -> its compiled ``operands`` (operands.py), for the rows that have them
+        self.operands = {}
         self.system_folders = []
         self.home_exceptions = []
         self.precious_files = []
@@ -71,9 +74,20 @@ def compiled(row):
     if row["loses"] not in judges.JUDGES:
         return None
     try:
+        operands_of(row)
         return shell_rules.compile_row(row)
     except (ValueError, TypeError):
         return None
+
+
+def operands_of(row):
+    """The row's ``operands`` compiled (operands.py), None without them; ValueError names the
+    problem (a judge that cannot take them, a key it does not know)."""
+    if "operands" not in row:
+        return None
+    import operands
+
+    return operands.compile_spec(row["operands"], row.get("loses"))
 
 
 def load(shipped_path, user_path):
@@ -98,6 +112,8 @@ def load(shipped_path, user_path):
         if row_id not in registry.disabled:
             registry.rows.append(row)
             registry.rules[row_id] = rule
+            if "operands" in row:
+                registry.operands[row_id] = operands_of(row)
     return registry
 
 
