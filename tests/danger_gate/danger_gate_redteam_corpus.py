@@ -257,7 +257,8 @@ block("deleters", "rsync -a --delete /tmp/hookmux-empty/ ~/Documents/", "rsync -
       "truncate --size=0 ~/.ssh/id_ed25519", "shred -u ~/.ssh/id_ed25519", "shred --remove ~/.ssh/id_ed25519",
       "cp /dev/null ~/.ssh/id_ed25519", "cp new.key ~/.ssh/id_ed25519", "sh -c 'truncate -s 0 ~/.ssh/id_ed25519'",
       "nice cp /dev/null \"$HOME/.ssh/id_ed25519\"")
-passes("deleters", "rsync -a src/ dst/", "rsync -avz --delete dist/ ./public/", "rsync -a --delete build/ /tmp/hookmux-site/",
+passes("deleters", "rsync -a src/ dst/", "rsync -avz --delete dist/ ./public/",
+       "rsync -a --delete build/ /tmp/hookmux-site/",
        "rsync -a --delete dist/ deploy@host:/var/www/site/", "rsync -av --exclude .git ./ ../backup/",
        "rsync -an --delete /tmp/hookmux-empty/ ~/Documents/", "truncate -s 0 app.log", "truncate -s 10M disk.img",
        "truncate -s 0 ~/.ssh/id_ed25519.pub", "cp -r src/ dst/", "cp ~/.ssh/id_ed25519.pub authorized_keys",

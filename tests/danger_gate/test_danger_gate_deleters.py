@@ -95,7 +95,8 @@ def test_the_reason_names_what_would_be_lost(tmp_path):
     "rsync -a --remove-source-files build/ dst/", "rsync -a ~/Documents/ dst/",
     "truncate -s 0 ~/.ssh/id_ed25519.pub", "truncate -s +1K ~/.ssh/id_ed25519", "truncate -s 1M ~/.ssh/id_ed25519",
     "truncate -s '>4' ~/.ssh/id_ed25519", "truncate -s 0 ~/.ssh/id_rsa", "shred -u ~/.ssh/id_ed25519.pub",
-    "cp -n a.txt ~/.ssh/id_ed25519", "cp --backup=numbered a.txt ~/.ssh/id_ed25519", "cp --update=none a.txt ~/.ssh/id_ed25519",
+    "cp -n a.txt ~/.ssh/id_ed25519", "cp --backup=numbered a.txt ~/.ssh/id_ed25519",
+    "cp --update=none a.txt ~/.ssh/id_ed25519",
     "cp ~/.ssh/id_ed25519 build/key.bak", "cp a.txt ~/.ssh/", "cp -r src/ dst/", "cp a.txt ~/Documents/",
 ])
 def test_the_same_programs_pass_on_what_nothing_is_lost_in(tmp_path, command):
