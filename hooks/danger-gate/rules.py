@@ -27,7 +27,7 @@ class Registry:
         self.rows = []
         #: row id -> the compiled ``shell_rules.Rule``
         self.rules = {}
-        #: row id -> its compiled ``operands`` (operands.py), for the rows that have them
+        #: row id -> its compiled ``operands`` (operands.py), False when unusable; filled by operands_of
         self.operands = {}
         self.system_folders = []
         self.home_exceptions = []
@@ -73,21 +73,32 @@ def compiled(row):
 
     if row["loses"] not in judges.JUDGES:
         return None
+    if "operands" in row and row["loses"] not in OPERAND_JUDGES:
+        return None
     try:
-        operands_of(row)
         return shell_rules.compile_row(row)
     except (ValueError, TypeError):
         return None
 
 
-def operands_of(row):
-    """The row's ``operands`` compiled (operands.py), None without them; ValueError names the
-    problem (a judge that cannot take them, a key it does not know)."""
+#: The judges a row's ``operands`` can name the words for (operands.JUDGES; a test keeps them equal).
+OPERAND_JUDGES = ("paths", "emptied")
+
+
+def operands_of(registry, row):
+    """The row's ``operands`` compiled (operands.py) on first use, None without them or when they
+    cannot be used (``hookmux validate`` names the problem): compiled only for a row that matched."""
     if "operands" not in row:
         return None
-    import operands
+    row_id = row["id"]
+    if row_id not in registry.operands:
+        import operands
 
-    return operands.compile_spec(row["operands"], row.get("loses"))
+        try:
+            registry.operands[row_id] = operands.compile_spec(row["operands"], row["loses"])
+        except ValueError:
+            registry.operands[row_id] = False
+    return registry.operands[row_id]
 
 
 def load(shipped_path, user_path):
@@ -112,8 +123,6 @@ def load(shipped_path, user_path):
         if row_id not in registry.disabled:
             registry.rows.append(row)
             registry.rules[row_id] = rule
-            if "operands" in row:
-                registry.operands[row_id] = operands_of(row)
     return registry
 
 

@@ -141,3 +141,27 @@ def test_validate_names_a_bad_operands_field(tmp_path, operands, loses, problem)
                                           "safe_alternative": "y", "operands": operands}]}))
     problems = dangers.check_registry(path, user=True)
     assert any(problem in line for line in problems), problems
+
+
+def test_a_users_row_with_operands_the_gate_cannot_use_judges_nothing_and_the_rest_still_holds(tmp_path):
+    world = lived_in(tmp_path)
+    path = dangers.user_registry(world.env)
+    path.parent.mkdir(parents=True)
+    path.write_text(json.dumps({"rows": [{"id": "MV-OVER-KEY", "program": "mv", "loses": "emptied", "harm": "x",
+                                          "safe_alternative": "y", "operands": {"pick": "first"}}]}))
+    assert denial(world.gate("mv id_ed25519 ~/.ssh/", cwd=world.plain)) is None
+    assert "CP-OVERWRITES-UNDOABLE" in denial(world.gate("mv x y; cp /dev/null ~/.ssh/id_ed25519", cwd=world.plain))
+    _intact(world)
+
+
+def test_the_rows_and_the_operands_module_name_the_same_judges():
+    import ast
+
+    from gate_support import DANGER_GATE
+
+    def constant(module, name):
+        tree = ast.parse((DANGER_GATE.parent / module).read_text())
+        return next(ast.literal_eval(node.value) for node in tree.body
+                    if isinstance(node, ast.Assign) and getattr(node.targets[0], "id", "") == name)
+
+    assert constant("rules.py", "OPERAND_JUDGES") == constant("operands.py", "JUDGES") == ("paths", "emptied")
