@@ -201,7 +201,10 @@ def judge(command, cwd, env, registry):
         for row in registry.rows:
             if not rules.matches(registry, row, simple, context):
                 continue
-            lost = judges.JUDGES[row["loses"]](simple, where)
+            operands = rules.operands_of(registry, row)
+            if operands is False:
+                continue  # operands hookmux cannot use: the row judges nothing (validate names why)
+            lost = judges.judge(row, simple, where, operands)
             if lost:
                 findings.append(Finding(row, lost, argv))
         # The guard's own ground, unless a row denies this command already (`rm -rf /*` holds it too).

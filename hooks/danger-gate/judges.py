@@ -85,11 +85,26 @@ def _library_call(command):
 MAX_WORKTREE_QUESTIONS = 4
 
 
-def paths(command, where):
+def judge(row, command, where, operands=None):
+    """The row's judge on ``command``: ``operands`` (operands.py, from the row's data) picks the
+    words a ``paths`` or ``emptied`` judge asks about; without it, every operand (``rm``)."""
+    if operands is None:
+        return JUDGES[row["loses"]](command, where)
+    return JUDGES[row["loses"]](command, where, operands)
+
+
+def _targets(command, where, operands):
+    """(word index or None, [paths]) of each word the command destroys."""
+    if operands is not None:
+        return operands.targets(command, where)
+    return [(index, reached(command, index, where)) for index in operand_indexes(command.argv)]
+
+
+def paths(command, where, operands=None):
     """A recursive delete: each operand that reaches a protected place that is there, and the
     uncommitted changes to tracked files below an operand in a git work tree (``rm -rf src``
     loses them as ``git checkout -- src`` would; committed files come back from git)."""
-    reached_paths = [path for index in operand_indexes(command.argv) for path in reached(command, index, where)]
+    reached_paths = [path for _, found in _targets(command, where, operands) for path in found]
     lost = _protected(reached_paths, where)
     return lost + _worktree_changes(reached_paths[:MAX_WORKTREE_QUESTIONS], where)
 
@@ -114,12 +129,12 @@ def _worktree_changes(reached_paths, where):
     return lost
 
 
-def emptied(command, where):
-    """Any ``rm``: a glob that takes everything in a protected folder (``~/.ssh/*``, ``/etc/*``),
-    or a precious file (``~/.ssh/id_ed25519``)."""
+def emptied(command, where, operands=None):
+    """Any ``rm`` (or what ``truncate``, ``shred``, ``cp`` empty or overwrite): a glob that takes
+    everything in a protected folder (``~/.ssh/*``, ``/etc/*``), or a precious file (``~/.ssh/id_ed25519``)."""
     lost = []
-    for index in operand_indexes(command.argv):
-        for why in _emptied(command, index, reached(command, index, where), where):
+    for index, found in _targets(command, where, operands):
+        for why in _emptied(command, index, found, where):
             if why not in lost:
                 lost.append(why)
     return lost
@@ -130,7 +145,7 @@ def _emptied(command, index, reached_paths, where):
     glob left in it (hidden names aside, as sh), or a precious file."""
     lost = [targets.precious(path, where.places) for path in reached_paths if os.path.isfile(path)]
     lost = [why for why in lost if why]
-    globbed = any(kind == "lit" and "*" in value for kind, value in command.words[index])
+    globbed = index is not None and any(kind == "lit" and "*" in value for kind, value in command.words[index])
     if globbed and reached_paths and all(os.path.lexists(path) for path in reached_paths):
         folder = os.path.dirname(reached_paths[0])
         if all(os.path.dirname(path) == folder for path in reached_paths):
