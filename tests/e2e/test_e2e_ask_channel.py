@@ -221,3 +221,52 @@ def test_interactive_ask_waits_for_the_person(sandbox, terminal, mode, answer):
         time.sleep(2)
         assert not marker.exists()
         assert len(sandbox.server.conversation()) == 1  # the turn ends: the model is not called again
+
+
+# --- headless through the SDK's permission callback: an app, not a person, answers ---------------
+
+
+def test_sdk_ask_goes_to_the_apps_callback(claude_cli, sandbox):
+    """``-p --permission-prompt-tool stdio`` (the Agent SDK's ``canUseTool``): the ask becomes a
+    ``can_use_tool`` control request to the driving program, and its ``allow`` runs the command.
+    Nobody need see it; hooks see CLAUDE_CODE_SESSION_ATTENDED=0 here too."""
+    marker = _marker(sandbox)
+    dump = _wire_ask_hook(sandbox)
+    sandbox.server.script([ToolUse("Bash", {"command": "touch MARKER"})])
+    env = sandbox.env | {"ANTHROPIC_BASE_URL": sandbox.server.url, "ANTHROPIC_API_KEY": KEY,
+                         "CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC": "1", "DISABLE_TELEMETRY": "1",
+                         "DISABLE_AUTOUPDATER": "1"}
+    cmd = [str(claude_cli.path), "-p", "--input-format", "stream-json", "--output-format", "stream-json",
+           "--verbose", "--permission-prompt-tool", "stdio"]
+    proc = subprocess.Popen(cmd, cwd=sandbox.project, env=env, text=True, stdin=subprocess.PIPE,
+                            stdout=subprocess.PIPE, stderr=subprocess.DEVNULL)
+    asked, result = [], None
+    try:
+        proc.stdin.write(json.dumps({"type": "control_request", "request_id": "init",
+                                     "request": {"subtype": "initialize"}}) + "\n")
+        proc.stdin.write(json.dumps({"type": "user", "message": {"role": "user", "content": "go"}}) + "\n")
+        proc.stdin.flush()
+        for line in proc.stdout:  # Claude Code ends the stream with the result; a hang is cut by pytest's timeout
+            message = json.loads(line)
+            request = message.get("request") or {}
+            if message.get("type") == "control_request" and request.get("subtype") == "can_use_tool":
+                asked.append((request, marker.exists()))
+                proc.stdin.write(json.dumps({"type": "control_response", "response": {
+                    "subtype": "success", "request_id": message["request_id"],
+                    "response": {"behavior": "allow", "updatedInput": request["input"]}}}) + "\n")
+                proc.stdin.flush()
+            if message.get("type") == "result":
+                result = message
+                break
+    finally:
+        proc.stdin.close()
+        proc.wait(timeout=30)
+    assert result is not None and not result.get("is_error"), result
+    assert [(r["input"], r["decision_reason"], r["decision_reason_type"], before) for r, before in asked] == [
+        ({"command": "touch MARKER"}, REASON, "hook", False)]
+    assert marker.exists()  # the app said allow: the command ran with no person
+    seen = after_tool(sandbox.server.conversation()[-1], sandbox.server.issued[0])
+    assert (seen.is_error, seen.result) == (False, "(Bash completed with no output)")
+    hooked = _hooked(dump)
+    assert [(h["payload"]["permission_mode"], h["env"].get("CLAUDE_CODE_SESSION_ATTENDED"),
+             h["env"].get("CLAUDE_CODE_ENTRYPOINT")) for h in hooked] == [("default", "0", "sdk-cli")]
