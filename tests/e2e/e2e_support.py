@@ -304,8 +304,9 @@ class Sandbox:
                         f"stderr:\n{proc.stderr}", pytrace=False)
         return CliRun(proc, elapsed, requests, list(self.server.issued), home=self.home)
 
-    def claude(self, cli: Cli, turns: list[ToolUse], *args: str, timeout: float = CLI_TIMEOUT) -> CliRun:
-        env = self.env | {
+    def claude(self, cli: Cli, turns: list[ToolUse], *args: str, timeout: float = CLI_TIMEOUT,
+               extra_env: dict[str, str] | None = None) -> CliRun:
+        env = self.env | (extra_env or {}) | {
             "ANTHROPIC_BASE_URL": self.server.url,
             "ANTHROPIC_API_KEY": "e2e-not-a-key",
             "CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC": "1",
