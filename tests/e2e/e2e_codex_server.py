@@ -1,6 +1,6 @@
 """A loopback stand-in for the OpenAI Responses API, for driving the real Codex CLI.
 
-The Responses-API twin of e2e_model_server.py (same shape: ``script`` the tool calls,
+The Responses-API twin of hookmux/standin/anthropic.py (same shape: ``script`` the tool calls,
 read back ``conversation()``). ``POST /v1/responses`` answers a *conversation* request
 (one that offers tools) with the next scripted turn -- one ``function_call`` output
 item -- and, once the script is used up, with an assistant message. Requests without
@@ -15,7 +15,7 @@ import json
 from dataclasses import dataclass
 from typing import Any
 
-from e2e_stand_in import FINAL_TEXT, JsonHandler, StandIn
+from hookmux.standin.base import FINAL_TEXT, JsonHandler, StandIn
 
 
 @dataclass

@@ -19,7 +19,7 @@ import pytest
 
 from e2e_codex import CodexSandbox
 from e2e_codex_server import ResponsesServer
-from e2e_model_server import ModelServer
+from hookmux.standin.anthropic import ModelServer
 from e2e_support import Cli, Sandbox, codex_binary, find_cli, unavailable
 
 

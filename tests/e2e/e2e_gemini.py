@@ -18,7 +18,7 @@ from pathlib import Path
 import pytest
 
 from e2e_gemini_server import GeminiServer
-from e2e_model_server import ToolUse
+from hookmux.standin.anthropic import ToolUse
 from e2e_support import CLI_TIMEOUT, INSTALL_COMMAND, PROMPT, REPO, Cli, Sandbox, pinned_versions, unavailable
 
 PACKAGE_SCRIPT = Path("@google/gemini-cli") / "bundle" / "gemini.js"

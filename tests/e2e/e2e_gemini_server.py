@@ -10,7 +10,7 @@ Gemini CLI 0.61.0 (``GOOGLE_GEMINI_BASE_URL`` pointed here) sends two kinds of r
   is used up, gets a text turn. Server-sent events: ``data: {"candidates": [...]}``.
 
 Every request body is recorded (``requests``), so a test reads exactly what the model was
-shown after the hooks ran. The twin of ``e2e_model_server.ModelServer`` (same ``script`` /
+shown after the hooks ran. The twin of ``hookmux.standin.anthropic.ModelServer`` (same ``script`` /
 ``conversation`` / ``issued``). Standard library only; binds 127.0.0.1.
 """
 from __future__ import annotations
@@ -18,8 +18,8 @@ from __future__ import annotations
 import json
 from typing import Any
 
-from e2e_model_server import ToolUse
-from e2e_stand_in import FINAL_TEXT, JsonHandler, Recorded, StandIn
+from hookmux.standin.anthropic import ToolUse
+from hookmux.standin.base import FINAL_TEXT, JsonHandler, Recorded, StandIn
 
 ROUTER_ANSWER = {"complexity_reasoning": "a scripted e2e turn", "complexity_score": 1}
 USAGE = {"promptTokenCount": 10, "candidatesTokenCount": 5, "totalTokenCount": 15}

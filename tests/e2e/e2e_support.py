@@ -3,7 +3,6 @@ from __future__ import annotations
 
 import json
 import os
-import platform
 import re
 import shlex
 import subprocess
@@ -15,14 +14,14 @@ from pathlib import Path
 
 import pytest
 
-from e2e_model_server import ModelServer, ToolUse
+from hookmux.standin import hosts
+from hookmux.standin.anthropic import ModelServer, ToolUse
+from hookmux.standin.hosts import INSTALL_COMMAND, PROMPT, codex_binary  # noqa: F401 (re-exported)
 from hookmux_testing import RUNTIME_DIR, WARM_IDLE
 
 E2E_DIR = Path(__file__).resolve().parent
 REPO = E2E_DIR.parents[1]
-INSTALL_COMMAND = "bash tests/e2e/install-clis.sh"
 CLI_TIMEOUT = 60
-PROMPT = "go"
 
 
 def under_ci() -> bool:
@@ -45,12 +44,6 @@ def pinned_versions() -> dict[str, str]:
     return pins
 
 
-def _platform() -> str:
-    system = {"Linux": "linux", "Darwin": "darwin"}.get(platform.system(), platform.system().lower())
-    machine = {"x86_64": "x64", "AMD64": "x64", "aarch64": "arm64"}.get(platform.machine(), platform.machine())
-    return f"{system}-{machine}"
-
-
 @dataclass(frozen=True)
 class Cli:
     name: str
@@ -58,19 +51,10 @@ class Cli:
     version: str
 
 
-_RUST_TRIPLES = {"linux-x64": "x86_64-unknown-linux-musl", "linux-arm64": "aarch64-unknown-linux-musl",
-                 "darwin-x64": "x86_64-apple-darwin", "darwin-arm64": "aarch64-apple-darwin"}
-
-
-def codex_binary() -> str:
-    """Where the Codex platform package keeps its binary, relative to the package folder."""
-    return f"vendor/{_RUST_TRIPLES.get(_platform(), 'unknown')}/bin/codex"
-
-
 def find_cli(name: str, package: str, binary: str, pin_key: str, version_text: str) -> Cli:
     pin = pinned_versions()[pin_key]
     override = os.environ.get(f"HOOKMUX_E2E_{name.upper()}_BIN")
-    path = Path(override) if override else REPO / ".e2e" / "node_modules" / f"{package}-{_platform()}" / binary
+    path = Path(override) if override else hosts.cli_path(REPO / ".e2e", package, binary)
     if not (path.is_file() and os.access(path, os.X_OK)):
         unavailable(f"{name} {pin} is not installed at {path}; install it with: {INSTALL_COMMAND}")
     try:
@@ -189,20 +173,9 @@ class CliRun:
 
 
 def _base_env(home: Path) -> dict[str, str]:
-    """A clean environment: nothing of the developer's HOME, proxies or API keys leaks in."""
-    return {
-        "PATH": os.environ.get("PATH", "/usr/bin:/bin"),
-        "HOME": str(home),
-        "LANG": "C.UTF-8",
-        "TERM": "dumb",
-        "NO_PROXY": "127.0.0.1,localhost",
-        "no_proxy": "127.0.0.1,localhost",
-        "GIT_CONFIG_NOSYSTEM": "1",
-        "GIT_TERMINAL_PROMPT": "0",
-        # The session's warm pools: its private folder, gone soon after the test (tests/conftest.py).
-        "HOOKMUX_RUNTIME_DIR": RUNTIME_DIR,
-        "HOOKMUX_WARM_IDLE": WARM_IDLE,
-    }
+    """A clean environment (hosts.base_env) whose warm pools live in the session's private folder,
+    gone soon after the test (tests/conftest.py)."""
+    return hosts.base_env(home, {"HOOKMUX_RUNTIME_DIR": RUNTIME_DIR, "HOOKMUX_WARM_IDLE": WARM_IDLE})
 
 
 class Sandbox:
@@ -306,16 +279,9 @@ class Sandbox:
 
     def claude(self, cli: Cli, turns: list[ToolUse], *args: str, timeout: float = CLI_TIMEOUT,
                extra_env: dict[str, str] | None = None) -> CliRun:
-        env = self.env | (extra_env or {}) | {
-            "ANTHROPIC_BASE_URL": self.server.url,
-            "ANTHROPIC_API_KEY": "e2e-not-a-key",
-            "CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC": "1",
-            "DISABLE_TELEMETRY": "1",
-            "DISABLE_AUTOUPDATER": "1",
-        }
         debug_log = self.root / "claude-debug.log"
-        cmd = [str(cli.path), "-p", PROMPT, "--output-format", "json", "--debug-file", str(debug_log), *args]
-        run = self._run(cmd, env, turns, timeout)
+        cmd = hosts.claude_command(cli.path, *args, debug_log=debug_log)
+        run = self._run(cmd, hosts.claude_env(self.env | (extra_env or {}), self.server.url), turns, timeout)
         run.debug_log = debug_log
         return run
 

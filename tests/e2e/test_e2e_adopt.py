@@ -9,7 +9,7 @@ from pathlib import Path
 
 from e2e_expect import ADVISORY_PREFIX
 from e2e_fixtures import claude_cli, hookmux_installer, sandbox  # noqa: F401 (pytest fixtures)
-from e2e_model_server import ToolUse
+from hookmux.standin.anthropic import ToolUse
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "adopt"))
 from adopt_helpers import settings_text, write_user_hooks  # noqa: E402

@@ -12,7 +12,7 @@ import sys
 
 from e2e_expect import ADVISORY_PREFIX, matching_rows
 from e2e_fixtures import claude_cli, hookmux_installer, sandbox  # noqa: F401 (pytest fixtures)
-from e2e_model_server import ToolUse
+from hookmux.standin.anthropic import ToolUse
 
 MIN_SAMPLES = 3  # calibrated_silence's default
 RESET = "git reset --hard HEAD"

@@ -5,7 +5,7 @@ import pytest
 
 from e2e_expect import COPILOT_DENIED, COPILOT_PRE_CONTEXT, gate_output, matching_rows, wired_gate
 from e2e_fixtures import copilot_cli, hookmux_installer, sandbox  # noqa: F401 (pytest fixtures)
-from e2e_model_server import ToolUse
+from hookmux.standin.anthropic import ToolUse
 
 AGENT_ONLY = "prompt-writer"
 AGENT_AND_SKILL = "gherkin-expert"

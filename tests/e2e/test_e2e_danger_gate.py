@@ -20,7 +20,7 @@ import pytest
 from e2e_codex_server import shell
 from e2e_expect import ADVISORY_PREFIX, COPILOT_DENIED, COPILOT_PRE_CONTEXT
 from e2e_fixtures import claude_cli, codex_cli, codex_sandbox, copilot_cli, hookmux_installer, sandbox  # noqa: F401
-from e2e_model_server import ToolUse
+from hookmux.standin.anthropic import ToolUse
 
 DELETE_DOCUMENTS = "rm -rf ~/Documents"
 RESET = "git reset --hard"

@@ -14,7 +14,7 @@ from e2e_expect import ADVISORY_PREFIX, COPILOT_PRE_CONTEXT, matching_rows
 from e2e_fixtures import (claude_cli, codex_cli, codex_sandbox, copilot_cli,  # noqa: F401 (pytest fixtures)
                           hookmux_installer, sandbox)
 from e2e_gemini import gemini_cli, gemini_sandbox  # noqa: F401 (pytest fixtures)
-from e2e_model_server import ToolUse
+from hookmux.standin.anthropic import ToolUse
 from e2e_support import REPO
 
 CONTRAINDICATED = "git push --force origin main"  # data: the project is a fresh repository with no remote

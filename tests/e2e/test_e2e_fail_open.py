@@ -7,7 +7,7 @@ import subprocess
 import sys
 
 from e2e_fixtures import claude_cli, copilot_cli, hookmux_installer, sandbox  # noqa: F401 (pytest fixtures)
-from e2e_model_server import ToolUse
+from hookmux.standin.anthropic import ToolUse
 
 AGENT_AND_SKILL = "gherkin-expert"
 

@@ -11,7 +11,7 @@ import pytest
 
 from e2e_expect import COPILOT_DENIED, POST_TOOL_BATCH_PREFIX
 from e2e_fixtures import claude_cli, copilot_cli, hookmux_installer, sandbox  # noqa: F401 (pytest fixtures)
-from e2e_model_server import ToolUse
+from hookmux.standin.anthropic import ToolUse
 
 
 def write(path, text: str):

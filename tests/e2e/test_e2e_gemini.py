@@ -10,7 +10,7 @@ import json
 import shutil
 import subprocess
 
-from e2e_model_server import ToolUse
+from hookmux.standin.anthropic import ToolUse
 from hookmux import resources
 
 from e2e_fixtures import hookmux_installer  # noqa: F401 (pytest fixture)

@@ -6,7 +6,7 @@ import json
 import pytest
 
 from e2e_fixtures import claude_cli, hookmux_installer, sandbox  # noqa: F401 (pytest fixtures)
-from e2e_model_server import ToolUse
+from hookmux.standin.anthropic import ToolUse
 
 CONDITIONS = {"plain": "Bash(git *)", "pathed": "Bash(*/echo *)"}
 

@@ -9,7 +9,7 @@ import pytest
 
 from e2e_expect import COPILOT_PRE_CONTEXT
 from e2e_fixtures import copilot_cli, hookmux_installer, sandbox  # noqa: F401 (pytest fixtures)
-from e2e_model_server import ToolUse
+from hookmux.standin.anthropic import ToolUse
 
 CONTRAINDICATED = "git push --force origin main"
 BAD_ROWS = {

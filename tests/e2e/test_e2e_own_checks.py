@@ -8,7 +8,7 @@ import shutil
 
 from e2e_expect import ADVISORY_PREFIX, COPILOT_PRE_CONTEXT
 from e2e_fixtures import claude_cli, copilot_cli, hookmux_installer, sandbox  # noqa: F401 (pytest fixtures)
-from e2e_model_server import ToolUse
+from hookmux.standin.anthropic import ToolUse
 from hookmux import resources
 from hookmux.installer import jsonedit
 

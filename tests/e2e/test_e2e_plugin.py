@@ -9,7 +9,6 @@ nothing of hookmux behind. What each host does differently: docs/e2e.md, "Plugin
 from __future__ import annotations
 
 import json
-import shutil
 import subprocess
 import sys
 from pathlib import Path
@@ -19,8 +18,9 @@ import pytest
 from e2e_codex_server import shell, spawn_agent
 from e2e_expect import COPILOT_DENIED, COPILOT_PRE_CONTEXT, POST_TOOL_BATCH_PREFIX
 from e2e_fixtures import claude_cli, codex_cli, codex_sandbox, copilot_cli, hookmux_installer, sandbox  # noqa: F401
-from e2e_model_server import ToolUse
+from hookmux.standin.anthropic import ToolUse
 from e2e_support import REPO
+from hookmux.standin import hosts
 
 PLUGIN = "hookmux@hookmux"
 FORCE_PUSH = json.loads((REPO / "examples" / "pretooluse-bash-force-push.json").read_text())["tool_input"]["command"]
@@ -56,14 +56,7 @@ def git(folder: Path, *args: str) -> None:
 
 def marketplace(root: Path) -> Path:
     """A git repository holding this checkout's plugin files: the marketplace a user adds."""
-    folder = root / "hookmux-marketplace"
-    shutil.copytree(REPO / ".claude-plugin", folder / ".claude-plugin")
-    shutil.copytree(REPO / "hooks", folder / "hooks", ignore=shutil.ignore_patterns("__pycache__", "*.pyc"))
-    shutil.copy(REPO / "README.md", folder / "README.md")
-    git(folder, "init", "-q", "-b", "main")
-    git(folder, "add", "-A")
-    git(folder, "commit", "-qm", "hookmux plugin")
-    return folder
+    return hosts.marketplace(root, REPO)
 
 
 def release(folder: Path, version: str) -> None:

@@ -8,7 +8,7 @@ import time
 
 from e2e_expect import ADVISORY_PREFIX, matching_rows
 from e2e_fixtures import claude_cli, hookmux_installer, sandbox  # noqa: F401 (pytest fixtures)
-from e2e_model_server import ToolUse
+from hookmux.standin.anthropic import ToolUse
 
 CONTRAINDICATED = "git push --force origin main"
 

@@ -25,7 +25,7 @@ from pathlib import Path
 import pytest
 
 from e2e_fixtures import claude_cli, hookmux_installer, sandbox  # noqa: F401 (pytest fixtures)
-from e2e_model_server import ToolUse
+from hookmux.standin.anthropic import ToolUse
 from e2e_support import PROMPT
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "security"))

@@ -9,7 +9,8 @@ from pathlib import Path
 HELP = (
     "Time the hook command lines hookmux installs (dispatcher, gate, checks) against a bare "
     "interpreter start (B0..B6; B6: the Codex command lines; B7 with --adopted: your adopted hooks), "
-    "print medians, ratios to B0 and the targets."
+    "print medians, ratios to B0 and the targets. --turn claude: one turn of the real Claude Code binary "
+    "in .e2e/ per run, bare vs each wiring (install, --serve, the plugin)."
 )
 
 ADOPTED_CASE_NAMES = ("B7.dispatch", "B7.separate")  # with --adopted (hookmux.bench.adopted)
@@ -19,7 +20,8 @@ CASE_NAMES = ("B0", "B0.site", "B1.dispatch", "B1.separate", "B2", "B3.pre", "B3
 
 
 def configure(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("--runs", type=int, default=20, help="timed runs per case (default 20; the median is reported)")
+    parser.add_argument("--runs", type=int, default=None,
+                        help="timed runs per case (default 20, with --turn 10; the median is reported)")
     parser.add_argument("--warmup", type=int, default=3, help="untimed rounds first (default 3)")
     parser.add_argument("--gap", type=float, default=0.0, metavar="MS",
                         help="pause between runs (default 0: back to back), so that what a run leaves to do in the "
@@ -39,6 +41,13 @@ def configure(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--threads", action="store_true",
                         help="also time B1.dispatch and B5.* with the checks in threads of the dispatcher's own "
                              "process (HOOKMUX_ISOLATION=0) as <case>.threads: what the forked worker costs")
+    parser.add_argument("--turn", choices=("claude",), metavar="HOST",
+                        help="time whole turns of the host's real binary from .e2e/ (claude): bare, hookmux install, "
+                             "install --serve, the plugin, interleaved; wall per run and the tool interval, over bare")
+    parser.add_argument("--e2e", metavar="DIR", help="with --turn: the folder install-clis.sh filled (default: ./.e2e, "
+                                                     "then the checkout's)")
+    parser.add_argument("--wiring", action="append", choices=("install", "serve", "plugin"), metavar="NAME",
+                        help="with --turn: only this wiring besides bare (repeatable)")
     parser.add_argument("--case", action="append", choices=CASE_NAMES + ADOPTED_CASE_NAMES, metavar="NAME",
                         help="time only this case (repeatable; B0 is always included; with --threads, the case's .threads twin too)")
 
@@ -49,6 +58,9 @@ def run(args: argparse.Namespace) -> int:
     from hookmux.bench.report import format_table
     from hookmux.bench.suite import run_bench
 
+    if args.turn:
+        return run_turn(args)
+    args.runs = 20 if args.runs is None else args.runs
     if args.runs < 1 or args.warmup < 0 or args.gap < 0:
         print("hookmux bench: --runs must be >= 1, --warmup and --gap >= 0", file=sys.stderr)
         return 2
@@ -76,3 +88,25 @@ def run(args: argparse.Namespace) -> int:
         Path(args.json).write_text(json.dumps(result, indent=2) + "\n", encoding="utf-8")
     errors = [name for name, entry in result["cases"].items() if entry["check"] != "ok"]
     return 1 if errors else 0
+
+
+def run_turn(args: argparse.Namespace) -> int:
+    from hookmux.bench import turn
+
+    runs = 10 if args.runs is None else args.runs
+    if runs < 1:
+        print("hookmux bench: --runs must be >= 1", file=sys.stderr)
+        return 2
+    try:
+        binary = turn.find_claude(Path(args.e2e).expanduser().absolute() if args.e2e else None)
+        result = turn.run_turn_bench(
+            binary, runs=runs, warmup=1,
+            wirings=tuple(args.wiring or turn.WIRINGS),
+            progress=lambda message: print(f"hookmux bench --turn: {message}", file=sys.stderr))
+    except (turn.TurnBenchError, OSError) as exc:
+        print(f"hookmux bench --turn: {exc}", file=sys.stderr)
+        return 1
+    print(turn.format_turn(result))
+    if args.json:
+        Path(args.json).write_text(json.dumps(result, indent=2) + "\n", encoding="utf-8")
+    return 0

@@ -1,4 +1,5 @@
-"""A loopback stand-in for the Anthropic Messages API, for driving the real CLIs.
+"""A loopback stand-in for the Anthropic Messages API, for driving the real CLIs
+(tests/e2e, ``hookmux bench --turn``).
 
 ``POST /v1/messages`` answers a *conversation* request (one that offers tools) with
 the next scripted turn -- a ``tool_use`` block -- and, once the script is used up,
@@ -13,7 +14,7 @@ import json
 from dataclasses import dataclass
 from typing import Any
 
-from e2e_stand_in import FINAL_TEXT, JsonHandler, Recorded, StandIn  # noqa: F401  (Recorded: re-exported)
+from hookmux.standin.base import FINAL_TEXT, JsonHandler, Recorded, StandIn  # noqa: F401  (Recorded: re-exported)
 
 
 @dataclass
@@ -39,6 +40,7 @@ class Handler(JsonHandler):
             self._send_events(_sse_events(message))
         else:
             self._send_json(200, message)
+        self.stand_in._mark_sent([b["id"] for b in message["content"] if b["type"] == "tool_use"])
 
     def do_GET(self) -> None:
         self.stand_in._record(self.path, None)

@@ -1,6 +1,7 @@
 """What the three loopback model stand-ins share: a scripted, recording HTTP server.
 
-A stand-in (``e2e_model_server``, ``e2e_codex_server``, ``e2e_gemini_server``) queues the
+Used by tests/e2e and by ``hookmux bench --turn`` (hookmux.bench.turn). A stand-in
+(``hookmux.standin.anthropic``, tests/e2e's ``e2e_codex_server`` and ``e2e_gemini_server``) queues the
 tool calls a test scripts, hands the next one to each request of the agent loop, and records
 every request body so a test can read exactly what the model was shown after the hooks ran.
 Each one says how its API spells a turn; this module runs the server, keeps the script and the
@@ -11,6 +12,7 @@ from __future__ import annotations
 import itertools
 import json
 import threading
+import time
 from dataclasses import dataclass
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from typing import Any
@@ -22,6 +24,7 @@ FINAL_TEXT = "done"
 class Recorded:
     path: str
     body: Any
+    at: float = 0.0  # time.monotonic() when the request arrived
 
 
 class StandIn:
@@ -36,6 +39,7 @@ class StandIn:
         self._ids = itertools.count(1)
         self.requests: list[Recorded] = []
         self.issued: list[str] = []  # ids of the tool calls sent, in order
+        self.sent_at: dict[str, float] = {}  # tool call id -> time.monotonic() when its reply was written
         self._httpd = ThreadingHTTPServer(("127.0.0.1", 0), self.Handler)
         self._httpd.daemon_threads = True
         self._httpd.stand_in = self
@@ -60,6 +64,7 @@ class StandIn:
             self._script = list(turns)
             self.requests = []
             self.issued = []
+            self.sent_at = {}
 
     def conversation(self) -> list[Any]:
         """Bodies of the recorded requests of the agent loop."""
@@ -71,14 +76,26 @@ class StandIn:
 
     def _record(self, path: str, body: Any) -> None:
         with self._lock:
-            self.requests.append(Recorded(path, body))
+            self.requests.append(Recorded(path, body, time.monotonic()))
+
+    def _mark_sent(self, ids) -> None:
+        """The replies carrying these tool call ids are written (the tool interval starts)."""
+        now = time.monotonic()
+        with self._lock:
+            for call_id in ids:
+                self.sent_at.setdefault(call_id, now)
+
+    def recorded(self) -> list[Recorded]:
+        """Every recorded request so far, with its arrival time."""
+        with self._lock:
+            return list(self.requests)
 
     def _take(self, path: str, body: Any, wants_turn: bool | None = None):
         """Record a request; (its number, the next scripted turn, or None when the script is
         used up or the request offers no tools)."""
         wants_turn = offers_tools(body) if wants_turn is None else wants_turn
         with self._lock:
-            self.requests.append(Recorded(path, body))
+            self.requests.append(Recorded(path, body, time.monotonic()))
             turn = self._script.pop(0) if wants_turn and self._script else None
             return next(self._ids), turn
 
