@@ -22,7 +22,7 @@ from pathlib import Path
 import pytest
 
 from e2e_fixtures import claude_cli, hookmux_installer, sandbox  # noqa: F401 (pytest fixtures)
-from e2e_model_server import FINAL_TEXT, ToolUse
+from hookmux.standin.anthropic import FINAL_TEXT, ToolUse
 from e2e_support import after_tool
 
 REASON = "e2e ask channel: a person must approve this"
@@ -270,3 +270,94 @@ def test_sdk_ask_goes_to_the_apps_callback(claude_cli, sandbox):
     hooked = _hooked(dump)
     assert [(h["payload"]["permission_mode"], h["env"].get("CLAUDE_CODE_SESSION_ATTENDED"),
              h["env"].get("CLAUDE_CODE_ENTRYPOINT")) for h in hooked] == [("default", "0", "sdk-cli")]
+
+
+# --- hookmux's own gate: ask where a person answers, deny elsewhere (issue 38 item 4) -----------
+
+GATE_ASKS = "hookmux danger gate: this command would destroy what nothing can bring back"
+
+
+def _documents(sandbox) -> Path:
+    """HOME/Documents with one file: HOME is the test's own temporary folder (asserted)."""
+    home = Path(sandbox.env["HOME"])
+    assert home == sandbox.home and home.is_relative_to(sandbox.root) and str(home).startswith("/tmp")
+    assert home.resolve() != Path(os.path.expanduser("~")).resolve()
+    documents = home / "Documents"
+    documents.mkdir(exist_ok=True)
+    (documents / "thesis.txt").write_text("five years of work\n")
+    return documents
+
+
+@pytest.mark.parametrize("mode", ["default", "bypassPermissions"])
+@pytest.mark.parametrize("answer", ["yes", "no"])
+def test_the_installed_gate_asks_the_person_at_the_terminal(sandbox, terminal, mode, answer):
+    """``hookmux install``'s gate in an interactive Claude Code: the deny becomes the host's own
+    prompt with the gate's reason, even in bypassPermissions; Escape keeps the folder, Enter is
+    the person's own yes (the delete reaches only the test's temporary HOME)."""
+    documents = _documents(sandbox)
+    sandbox.install_claude_user()
+    sandbox.server.script([ToolUse("Bash", {"command": "rm -rf ~/Documents"})])
+    term = terminal(INTERACTIVE[mode][0])
+    shown = term.wait_for("Do you want to proceed?")
+    assert PROMPT_SHOWN in shown and GATE_ASKS in shown, shown
+    time.sleep(2)
+    assert (documents / "thesis.txt").is_file()
+    if answer == "no":
+        term.keys("Escape")
+        term.wait_for("Interrupted", timeout=30)
+        time.sleep(2)
+        assert (documents / "thesis.txt").is_file()
+    else:
+        term.keys("Enter")
+        term.wait_for(FINAL_TEXT, timeout=30)
+        assert not documents.exists()
+
+
+@pytest.mark.parametrize("channel", ["headless", "sdk"])
+def test_an_inherited_attended_variable_is_not_what_the_hooks_see(claude_cli, sandbox, channel):
+    """An agent that starts its own Claude Code with CLAUDE_CODE_SESSION_ATTENDED=1 in the
+    environment does not make that session look attended to its hooks."""
+    dump = _wire_ask_hook(sandbox)
+    forged = {"CLAUDE_CODE_SESSION_ATTENDED": "1"}
+    if channel == "headless":
+        sandbox.claude(claude_cli, [ToolUse("Bash", {"command": "touch MARKER"})], extra_env=forged)
+    else:
+        sandbox.server.script([ToolUse("Bash", {"command": "touch MARKER"})])
+        env = sandbox.env | forged | {"ANTHROPIC_BASE_URL": sandbox.server.url, "ANTHROPIC_API_KEY": KEY,
+                                      "CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC": "1"}
+        cmd = [str(claude_cli.path), "-p", "--input-format", "stream-json", "--output-format", "stream-json",
+               "--verbose", "--permission-prompt-tool", "stdio"]
+        proc = subprocess.Popen(cmd, cwd=sandbox.project, env=env, text=True, stdin=subprocess.PIPE,
+                                stdout=subprocess.PIPE, stderr=subprocess.DEVNULL)
+        try:
+            proc.stdin.write(json.dumps({"type": "control_request", "request_id": "init",
+                                         "request": {"subtype": "initialize"}}) + "\n")
+            proc.stdin.write(json.dumps({"type": "user", "message": {"role": "user", "content": "go"}}) + "\n")
+            proc.stdin.flush()
+            for line in proc.stdout:
+                message = json.loads(line)
+                if message.get("type") == "control_request":
+                    proc.stdin.write(json.dumps({"type": "control_response", "response": {
+                        "subtype": "success", "request_id": message["request_id"],
+                        "response": {"behavior": "deny", "message": "e2e"}}}) + "\n")
+                    proc.stdin.flush()
+                if message.get("type") == "result":
+                    break
+        finally:
+            proc.stdin.close()
+            proc.wait(timeout=30)
+    assert [h["env"].get("CLAUDE_CODE_SESSION_ATTENDED") for h in _hooked(dump)] == ["0"]
+
+
+@pytest.mark.parametrize("mode", ["no flag", "allowedTools-Bash"])
+def test_the_installed_gate_denies_at_the_terminal_in_auto_mode(sandbox, terminal, mode):
+    """No flag (and ``--allowedTools``) is ``auto`` in 2.1.332, whose classifier may settle an
+    ask without the person (anthropics/claude-code#89561): the gate denies there, as headless."""
+    documents = _documents(sandbox)
+    sandbox.install_claude_user()
+    sandbox.server.script([ToolUse("Bash", {"command": "rm -rf ~/Documents"})])
+    term = terminal(INTERACTIVE[mode][0])
+    term.wait_for(FINAL_TEXT, timeout=60)
+    assert (documents / "thesis.txt").is_file()
+    seen = after_tool(sandbox.server.conversation()[-1], sandbox.server.issued[0])
+    assert seen.is_error and "this command was NOT run" in seen.result, seen.result
