@@ -28,6 +28,13 @@ Public API (stable; hooks/danger-gate builds on it):
       parallel, ``find -exec ... {}``).
     - ``writes``: tuple of the files its output redirections write (``> F``, ``>> F``, ``&> F``,
       ``2> F``), rendered like argv words; ``write_words``: the same as parts, like ``words``.
+      A command of redirections only (``> F``) reads as ``: > F``, as sh runs it.
+    - ``truncate_words``: the parts of the files a redirection empties before the command
+      starts (``> F``, ``>| F``, ``&> F``, ``2> F``, ``>& F``; not ``>> F``, not ``>&2``).
+    - ``stdout``: where its standard output goes: the parts of the file the last redirection
+      of it names (``> F``, ``>> F``, ``1> F``, ``&> F``), ``"|"`` into a pipe, or None (the caller's).
+    - ``after_ok``: the ``Command`` that must succeed for this one to run (``a && b``, ``if a;
+      then b``), or None.
     - ``piped_from``: the program whose output is this command's stdin or script
       (``curl … | sh``, ``sh -c "$(curl …)"``, ``bash <(curl …)``), or "".
 - ``render(parts) -> str``: one word's text as ``argv`` shows it.
@@ -68,9 +75,10 @@ class Command(object):
     """One simple command that would run (see the module docstring)."""
 
     __slots__ = ("argv", "words", "origin", "assigns", "shell_vars", "unknown_args", "piped_from", "writes",
-                 "write_words", "found_by")
+                 "write_words", "found_by", "truncate_words", "stdout", "after_ok")
 
-    def __init__(self, words, origin=(), assigns=None, unknown_args=False, piped_from="", writes=(), shell_vars=None):
+    def __init__(self, words, origin=(), assigns=None, unknown_args=False, piped_from="", writes=(), shell_vars=None,
+                 raw=None):
         words = tuple(words)
         argv = [parts[0][1] if len(parts) == 1 and parts[0][0] in _PLAIN else render(parts) for parts in words]
         if argv:
@@ -95,6 +103,12 @@ class Command(object):
         #: files its output redirections write (each as parts, like ``words``; and rendered)
         self.write_words = tuple(writes)
         self.writes = tuple(render(parts) for parts in self.write_words)
+        #: files a redirection empties before it starts (parts)
+        self.truncate_words = raw.truncates if raw is not None else ()
+        #: where its output goes: a file's parts, "|" (a pipe), or None (the caller's)
+        self.stdout = raw.stdout if raw is not None else None
+        #: the Command that must succeed first (``a && b``), or None
+        self.after_ok = raw.after.command if raw is not None and raw.after is not None else None
 
     def __repr__(self):
         return "Command(%r, origin=%r%s%s)" % (self.argv, self.origin, ", unknown_args" if self.unknown_args else "",
@@ -204,7 +218,7 @@ class _Raw(object):
     """A simple command as parsed, before wrappers and shells are looked through."""
 
     __slots__ = ("words", "origin", "heredoc", "heredoc_quoted", "herestring", "piped_from", "pipe_prev", "done",
-                 "writes", "guard")
+                 "writes", "guard", "truncates", "stdout", "after", "negated", "command")
 
     def __init__(self, origin):
         self.done = False
@@ -218,6 +232,14 @@ class _Raw(object):
         #: what runs next depends on its success (``&&``, the condition of ``if``/``while``)
         self.guard = False
         self.pipe_prev = None
+        self.truncates = ()
+        self.stdout = None
+        #: the raw before it at the same level whose success it needs (``a && b``), or None
+        self.after = None
+        #: run under ``!``: its failure is what counts
+        self.negated = False
+        #: the Command read from it (after wrappers), once interpreted
+        self.command = None
 
 
 class _Parser(object):
@@ -249,6 +271,8 @@ class _Parser(object):
         prev_in_pipe = None
         groups = 0
         condition = False  # the next command is the condition of an if/elif/while
+        previous = None  # the raw whose success the next command of this list needs (``a && b``)
+        negate = False  # the next command runs under ``!``
         while i < n:
             c = s[i]
             if c in _BLANK:
@@ -256,6 +280,7 @@ class _Parser(object):
             elif c == self.esc and s[i + 1 : i + 2] == "\n":
                 i += 2
             elif c == "\n":
+                previous = raw if raw is not None and raw.guard and not raw.negated else None  # if a; then b
                 raw = self._finish(raw)
                 prev_in_pipe = None
                 i = self._heredocs(i + 1)
@@ -263,36 +288,45 @@ class _Parser(object):
                 j = s.find("\n", i)
                 i = n if j < 0 else j
             elif c == ";":
+                previous = raw if raw is not None and raw.guard and not raw.negated else None
                 raw = self._finish(raw)
                 prev_in_pipe = None
                 i = _run_end(s, i, "; \t")
             elif c == "&":
                 if s[i + 1 : i + 2] == ">":
-                    raw = raw or self._new(origin, prev_in_pipe)
+                    raw = raw or self._new(origin, prev_in_pipe, previous, negate)
                     i = self._redirect(i, raw, origin, depth)
                     continue
                 if raw is not None and s[i + 1 : i + 2] == "&":
                     raw.guard = True  # the next command runs only when this one succeeds
+                    previous = raw if raw.words and not raw.negated else None
+                else:
+                    previous = None
                 raw = self._finish(raw)
                 prev_in_pipe = None
                 i += 2 if s[i + 1 : i + 2] == "&" else 1
             elif c == "|":
+                previous = None
                 if s[i + 1 : i + 2] == "|":
                     raw = self._finish(raw)
                     prev_in_pipe = None
                     i += 2
                 else:
+                    if raw is not None and raw.stdout is None:
+                        raw.stdout = "|"
                     prev_in_pipe = raw
                     raw = self._finish(raw)
                     i += 2 if s[i + 1 : i + 2] == "&" else 1
             elif c == "(":
                 # a subshell groups commands: counted, not recursed into, so 100,000 of them cost no stack
                 end = _run_end(s, i, "(")
+                previous = None
                 if not (raw is not None and raw.words and self.dialect == "powershell"):
                     raw = self._finish(raw)
                     groups += end - i
                 i = end
             elif c == ")":
+                previous = None
                 raw = self._finish(raw)
                 if groups:
                     groups -= 1
@@ -300,7 +334,7 @@ class _Parser(object):
                     return i + 1
                 i += 1
             elif c in "<>" and s[i + 1 : i + 2] != "(":
-                raw = raw or self._new(origin, prev_in_pipe)
+                raw = raw or self._new(origin, prev_in_pipe, previous, negate)
                 i = self._redirect(i, raw, origin, depth)
             elif c not in _WORD_STOP and c != "~" and c != "#" and self._plain_run(i):
                 words, i = self._run
@@ -310,12 +344,13 @@ class _Parser(object):
                     if raw is None:
                         if word in _KEYWORDS:
                             condition = word in _CONDITIONS
+                            negate = negate or word == "!"
                             continue
                         if len(self.raws) >= MAX_COMMANDS:
                             self.budget.stopped = True
                             return n
-                        raw = self._new(origin, prev_in_pipe)
-                        raw.guard, condition = condition, False
+                        raw = self._new(origin, prev_in_pipe, previous, negate)
+                        raw.guard, condition, negate = condition, False, False
                     if len(raw.words) < MAX_WORDS:
                         raw.words.append([("lit", word)])
                     else:
@@ -332,9 +367,10 @@ class _Parser(object):
                         return n
                     if len(parts) == 1 and parts[0][0] == "lit" and parts[0][1] in _KEYWORDS:
                         condition = parts[0][1] in _CONDITIONS
+                        negate = negate or parts[0][1] == "!"
                         continue
-                    raw = self._new(origin, prev_in_pipe)
-                    raw.guard, condition = condition, False
+                    raw = self._new(origin, prev_in_pipe, previous, negate)
+                    raw.guard, condition, negate = condition, False, False
                 elif (len(parts) == 1 and parts[0][0] == "lit" and parts[0][1].isdigit()
                       and s[i : i + 1] in ("<", ">")):
                     continue  # a file descriptor number: 2>/dev/null
@@ -364,12 +400,16 @@ class _Parser(object):
         self._run = (words, j)
         return True
 
-    def _new(self, origin, prev):
+    def _new(self, origin, prev, after=None, negated=False):
         raw = _Raw(origin)
         raw.pipe_prev = prev
+        raw.after = after
+        raw.negated = negated
         return raw
 
     def _finish(self, raw):
+        if raw is not None and not raw.words and raw.writes and not raw.done:
+            raw.words = [[("lit", ":")]]  # redirections only (`> F`): sh runs them as `: > F`
         if raw is not None and raw.words and not raw.done:
             raw.done = True
             if len(self.raws) < MAX_COMMANDS:
@@ -399,12 +439,21 @@ class _Parser(object):
         i += 1
         while i < self.n and s[i] in "<>&|":
             i += 1
-        writes = ">" in s[start:i] and s[start] != "<" or s[start:i] == "<>"
+        op = s[start:i]
+        writes = ">" in op and s[start] != "<" or op == "<>"
+        # the descriptor: `2>` (a number word before it), `&>` both, else stdout
+        fd = s[start - 1] if start and s[start - 1].isdigit() and (start == 1 or s[start - 2] in _META) else "1"
         i = self._skip_blanks(i)
         if i < self.n and s[i] not in _META or s[i : i + 2] in ("<(", ">("):
             parts, i = self.read_word(i, origin, depth)  # substitutions in the target run: read them
             if writes and len(raw.writes) < 16:
                 raw.writes += (tuple(parts),)
+            duplicate = op in (">&", "<&") and (render(parts).isdigit() or render(parts) == "-")
+            if op in (">", ">|", "&>") or op == ">&" and not duplicate:
+                if len(raw.truncates) < 16:
+                    raw.truncates += (tuple(parts),)
+            if writes and op != "<>" and (fd == "1" or op.startswith("&")):
+                raw.stdout = None if duplicate else tuple(parts)
         return i
 
     def _skip_blanks(self, i):
@@ -904,7 +953,9 @@ def _interpret(words, origin, env, depth, dialect, budget, out, raw=None, unknow
             unknown = True  # what it is fed, not a find's files
     name = program_name(render(words[0]))
     key = "sh" if name in ("$SHELL", "${SHELL}", "$BASH", "${BASH}") else name.lower()  # "$SHELL" -c '…'
-    command = Command(words, origin, assigns, unknown, piped, raw.writes if raw is not None else (), shell_vars)
+    command = Command(words, origin, assigns, unknown, piped, raw.writes if raw is not None else (), shell_vars, raw)
+    if raw is not None and raw.command is None:
+        raw.command = command
     out.append(command)
     if depth >= MAX_DEPTH:
         budget.stopped = budget.stopped or key in _SHELLS or key == "eval"  # what it runs is not read

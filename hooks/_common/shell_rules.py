@@ -354,11 +354,12 @@ def _check(cond, command, context):
 class _Redirected(object):
     """The files a command's redirections write, shaped like a command's arguments."""
 
-    __slots__ = ("argv", "words", "assigns", "origin", "unknown_args")
+    __slots__ = ("argv", "words", "assigns", "origin", "unknown_args", "truncate_words")
 
     def __init__(self, command, writes):
         self.argv = tuple(writes)
         self.words = getattr(command, "write_words", None) or tuple((("lit", word),) for word in writes)
+        self.truncate_words = getattr(command, "truncate_words", ())
         self.assigns = command.assigns
         self.origin = command.origin
         self.unknown_args = False
@@ -667,6 +668,16 @@ def _device(word, parts, command, context):
     return None
 
 
+def _emptied(word, parts, command, context):
+    """A file a redirection empties before the command starts (``> F``; not ``>>``, not a device)."""
+    if tuple(parts) not in getattr(command, "truncate_words", ()):
+        return None
+    path, how = resolve(parts, command, context)
+    if path.startswith("/dev/"):
+        return None
+    return "%s is emptied before the command starts" % word
+
+
 CONDITIONS = {
     "path_outside_cwd": _outside,
     "system_path": _system,
@@ -674,6 +685,7 @@ CONDITIONS = {
     "glob_everything": _glob_everything,  # also "." and "./": the whole current folder
     "variable": _variable,
     "device": _device,
+    "emptied": _emptied,  # writes: a file a redirection empties (``> F``, not ``>> F``)
     "regenerable_find": _regenerable_find,  # a find by name of regenerable output only
     "unknown": None,  # handled in _any_arg: the arguments come at run time (xargs, find -exec {})
 }

@@ -213,7 +213,9 @@ def judge(command, cwd, env, registry):
                 target = targets.reach_parts(simple.words[1], here, scope) if argv[1] != "-" else []
             folders[simple.origin] = target[0] if len(target) == 1 and target[0] else None
             continue
-        where = judges.Where(here, scope, places, git, saved, _with(env, simple.assigns))
+        before = simple.after_ok
+        step = judges.stash_step(before.argv, here) if before is not None and here and argv[0] == "git" else None
+        where = judges.Where(here, scope, places, git, saved, _with(env, simple.assigns), step)
         context = shell_rules.Context(cwd, places.home, scope)
         found = len(findings)
         for row in registry.rows:

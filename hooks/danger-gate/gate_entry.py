@@ -11,7 +11,7 @@ SHELL_TOOLS = (b'"Bash"', b'"bash"', b'"run_shell_command"', b'"Shell"', b'"befo
 #: Every program a shipped row of dangers.json matches (a test keeps them equal).
 PROGRAMS = (
     b"rm", b"find", b"dd", b"git", b"mkfs", b"mke2fs", b"mkswap", b"wipefs", b"shred", b"blkdiscard", b"rsync",
-    b"truncate", b"cp",
+    b"truncate", b"cp", b"mv", b"tar", b"gtar", b"bsdtar", b"zip",
 )
 #: Library calls the shell reader reads as ``rm -r`` in interpreter one-liners (``fs.rm``
 #: and shell-outs such as ``os.system('rm …')`` name ``rm`` as a word already).
@@ -25,6 +25,8 @@ DEVICES = (b"sd", b"hd", b"vd", b"xvd", b"nvme", b"mmcblk", b"disk", b"rdisk", b
 #: sends the call on to the reader.
 _HIDING = (b"'", b'\\"', b"\\")
 _DYNAMIC = b"$'"
+#: What follows ``>&`` when it copies a descriptor (``>&2``, ``>&-``) rather than naming a file.
+_DESCRIPTOR = (b"0", b"1", b"2", b"3", b"4", b"5", b"6", b"7", b"8", b"9", b"-")
 # JSON escapes that stand for a word break (a newline ends a command).
 _SPACES = (b"\\n", b"\\t", b"\\r")
 _WORD = frozenset(b"abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_")
@@ -49,6 +51,26 @@ def _names_a_program(data, words):
     for hiding in _HIDING:
         data = data.replace(hiding, b"")
     return _finds(data, words)
+
+
+def _empties_a_file(text):
+    """Whether the command's text holds a ``>`` that can empty a file (the REDIRECT row names no
+    program): not ``>>``, ``>&2``, ``2>&1``, ``>(…)``, ``->``/``=>``, nor into ``/dev/null``."""
+    if b"\\u003e" in text:  # JSON may spell > (and &) as escapes
+        text = text.replace(b"\\u003e", b">").replace(b"\\u0026", b"&")
+    start = text.find(b">")
+    while start >= 0:
+        after = text[start + 1:start + 2]
+        if text[start - 1:start] not in (b">", b"-", b"=") and after not in (b">", b"("):
+            end = start + 1 + (after in (b"|", b"&"))
+            while text[end:end + 1] == b" ":
+                end += 1
+            target = text[end:end + 1]
+            if target not in (b"", b'"') and not text.startswith(b"/dev/null", end) \
+                    and not (after == b"&" and target in _DESCRIPTOR):
+                return True
+        start = text.find(b">", start + 1)
+    return False
 
 
 def _names_a_device(data):
@@ -173,7 +195,8 @@ def run():
             if start < 0:
                 return 0
         text = data[start:]  # not the cwd or the paths before it: ~/git/project names no program
-        if not _names_a_program(text, PROGRAMS + LIBRARY_CALLS) and _DYNAMIC not in text and not _names_a_device(text):
+        if not _names_a_program(text, PROGRAMS + LIBRARY_CALLS) and _DYNAMIC not in text and not _names_a_device(text) \
+                and not _empties_a_file(text):
             if not _names_ground(_file_tool_text(text), data) and (
                     not _user_registry_exists() or not _names_a_program(text, _user_words())):
                 return 0

@@ -29,9 +29,9 @@ _FIND_EXEC = frozenset(("-exec", "-execdir", "-ok", "-okdir"))
 class Where:
     """What the judges of one simple command need."""
 
-    __slots__ = ("cwd", "env", "places", "git", "saved", "program_env")
+    __slots__ = ("cwd", "env", "places", "git", "saved", "program_env", "stash_before")
 
-    def __init__(self, cwd, env, places, git, saved=None, program_env=None):
+    def __init__(self, cwd, env, places, git, saved=None, program_env=None, stash_before=None):
         self.cwd = cwd
         #: the variables the shell expands the command's words with
         self.env = env
@@ -42,6 +42,9 @@ class Where:
         #: projects (``allowances.project_root``) whose tracked changes an earlier command of the
         #: same call saved (``git stash``, ``git commit -a``): a later discard there loses nothing
         self.saved = saved or {}
+        #: (project, "apply" | "pop", entry) of the ``git stash`` that must succeed for this
+        #: command to run (``git stash apply && git stash drop``: ``stash_step``), or None
+        self.stash_before = stash_before
 
 
 def operand_indexes(argv, value_options=()):
@@ -104,9 +107,13 @@ def paths(command, where, operands=None):
     """A recursive delete: each operand that reaches a protected place that is there, and the
     uncommitted changes to tracked files below an operand in a git work tree (``rm -rf src``
     loses them as ``git checkout -- src`` would; committed files come back from git)."""
-    reached_paths = [path for _, found in _targets(command, where, operands) for path in found]
+    found = _targets(command, where, operands)
+    reached_paths = [path for _, paths_reached in found for path in paths_reached]
     lost = _protected(reached_paths, where)
-    return lost + _worktree_changes(reached_paths[:MAX_WORKTREE_QUESTIONS], where)
+    lost += _worktree_changes(reached_paths[:MAX_WORKTREE_QUESTIONS], where)
+    if operands is not None and operands.files:  # tar, zip: a file named is judged as rm judges it
+        lost += [why for why in _files_lost(command, where, operands, found) if why not in lost]
+    return lost
 
 
 def _worktree_changes(reached_paths, where):
@@ -132,11 +139,47 @@ def _worktree_changes(reached_paths, where):
 def emptied(command, where, operands=None):
     """Any ``rm`` (or what ``truncate``, ``shred``, ``cp`` empty or overwrite): a glob that takes
     everything in a protected folder (``~/.ssh/*``, ``/etc/*``), or a precious file (``~/.ssh/id_ed25519``)."""
+    found = _targets(command, where, operands)
     lost = []
-    for index, found in _targets(command, where, operands):
-        for why in _emptied(command, index, found, where):
+    for index, reached_paths in found:
+        for why in _emptied(command, index, reached_paths, where):
             if why not in lost:
                 lost.append(why)
+    if operands is not None and operands.uncommitted:
+        lost += [why for why in _file_changes(operands.unsaved(command, where, found), where) if why not in lost]
+    return lost
+
+
+def _files_lost(command, where, operands, found):
+    """``emptied``'s answer for the picked operands that are files (a private key, changes)."""
+    files = [(index, [path for path in paths if os.path.isfile(path)]) for index, paths in found]
+    lost = [why for _, paths in files for path in paths for why in [targets.precious(path, where.places)] if why]
+    if operands.uncommitted:
+        lost += _file_changes([path for _, paths in files for path in paths], where)
+    return lost
+
+
+def _file_changes(files, where):
+    """The uncommitted changes in the work tree of the tracked ``files`` (one git question a
+    repository, at most ``MAX_WORKTREE_QUESTIONS``): what emptying them loses. Staged changes
+    stay in the index, untracked files are not judged (as ``rm FILE`` is not)."""
+    import allowances
+
+    by_root = {}
+    for path in files:
+        resolved = targets.real(path)
+        root = allowances.project_root(os.path.dirname(resolved))
+        if not os.path.exists(os.path.join(root, ".git")) or not (resolved + "/").startswith(root + "/") \
+                or "/.git/" in resolved[len(root):] + "/":
+            continue
+        if where.saved and root in where.saved:
+            continue  # `git stash && : > f`: saved first
+        by_root.setdefault(root, []).append(os.path.relpath(resolved, root))
+    lost = []
+    for root in list(by_root)[:MAX_WORKTREE_QUESTIONS]:
+        found = where.git.changes(Repo(root, "", [], (), None), by_root[root], index_too=False)
+        if found and found not in lost:
+            lost.append(found)
     return lost
 
 
@@ -593,9 +636,28 @@ def _regenerable_below(cwd, path, limit=2000):
     return some
 
 
+def stash_step(argv, cwd):
+    """(project, "apply" | "pop", entry) for a ``git stash apply|pop [ENTRY]``, else None."""
+    folder, sub, words = git_parts(argv, cwd)
+    if not folder or sub != "stash" or not words or words[0] not in ("apply", "pop"):
+        return None
+    named = [w for w in words[1:] if not w.startswith("-")]
+    return _project(folder), words[0], named[0] if named else "stash@{0}"
+
+
+def _stash_index(entry):
+    """N of ``stash@{N}`` or ``N``, else None (a commit id: not followed)."""
+    if entry.startswith("stash@{") and entry.endswith("}"):
+        entry = entry[len("stash@{"):-1]
+    return int(entry) if entry.isdigit() else None
+
+
 @_judged
 def git_stash(repo, where):
-    """``stash clear`` (every entry) and ``stash drop [ENTRY]`` (that one, the latest by default)."""
+    """``stash clear`` (every entry) and ``stash drop [ENTRY]`` (that one, the latest by default).
+    A drop that runs only once a ``stash apply`` of the same entry succeeded loses nothing (its
+    changes are in the work tree); after a ``stash pop`` (which dropped its entry) it takes the
+    entry that moved into its place. A conflicted apply or pop fails, and git keeps the entry."""
     words = repo.words
     if not words or words[0] not in ("clear", "drop"):
         return []
@@ -605,7 +667,16 @@ def git_stash(repo, where):
         found = where.git.stashes(repo)
     else:
         named = [w for w in words[1:] if not w.startswith("-")]
-        found = where.git.stashes(repo, named[0] if named else "stash@{0}")
+        which = named[0] if named else "stash@{0}"
+        step = where.stash_before
+        if step and step[0] == _project(repo.cwd) and not repo.args:
+            applied, dropped = _stash_index(step[2]), _stash_index(which)
+            if applied is not None and dropped is not None:
+                if step[1] == "apply" and dropped == applied:
+                    return []  # `git stash apply && git stash drop`: applied, then dropped
+                if step[1] == "pop":
+                    which = "stash@{%d}" % (dropped if dropped < applied else dropped + 1)
+        found = where.git.stashes(repo, which)
     return [found] if found else []
 
 

@@ -22,14 +22,41 @@ program really deletes, empties or overwrites (dangers.json's ``rsync``, ``trunc
 - ``skip_remote``: an operand on another host (``host:path``, ``rsync://…``) is not judged.
 - ``size_option``, ``reference_option``: the first spellings of the size and reference options
   (truncate): only the files the new size makes smaller count, judged on the disk.
+- ``pick: "redirected"``: not the words but the files the command's redirections empty before
+  it starts (``: > F``, ``sed … F > F``: ``shell.Command.truncate_words``); any program.
+- ``uncommitted``: a picked file that is tracked in a git work tree loses its uncommitted
+  changes (the work tree's, not the index's: ``git add`` kept those). For ``redirected`` only
+  when the command writes nothing into it (``:``, ``true``, ``cat /dev/null``) or reads it
+  itself (``sed … F > F``: the shell empties F first); a program writing new content into a
+  file is an edit, as the file tools' are.
+- ``archive``: ``"first"`` (the first operand, not a source: ``zip -m ARCHIVE FILE…``) or the
+  first spelling of the value option naming it (``tar -f``; none: standard output). The sources
+  a program removes once archived are lost only when the archive is not kept: ``-`` into
+  ``/dev/null``, the caller's output (no file, no pipe), or ``/dev/null`` itself; into a file
+  (or a pipe, another host) they can come back from it.
+- ``directory_option``: the first spelling of the value option that changes the folder the
+  later operands are relative to (``tar -C DIR``).
+- ``bundle_first``: a first word without ``-`` is a cluster of option letters whose value
+  options take the next words in order (``tar cvf out.tar DIR``).
+- ``list_options``: ``["-x|--exclude", ...]``: options whose values run up to the next word
+  starting with ``-`` (``zip -x '*.o' a.o``): those words are no operands.
+- ``files``: for a ``paths`` judge, a picked operand that is a file is judged as ``emptied``
+  judges it too (a private key; with ``uncommitted``, its changes): programs that remove files
+  and folders alike (tar, zip).
 
 Paths picked through ``into_folder`` come with index None: no glob of a word stands for them.
 """
 import os
 
 _KEYS = ("value_options", "pick", "target_option", "into_folder", "slash_is_contents", "skip_remote",
-         "size_option", "reference_option")
-_PICKS = ("all", "last", "but-last")
+         "size_option", "reference_option", "uncommitted", "archive", "directory_option", "bundle_first",
+         "list_options", "files")
+_PICKS = ("all", "last", "but-last", "redirected")
+#: Programs that write nothing into the file their output is redirected to (``: > F``).
+_WRITE_NOTHING = frozenset((":", "true", "false"))
+#: Where an archive written is not kept.
+_NOWHERE = ("/dev/null", "/dev/zero", "/dev/full", "/dev/stderr", "/dev/fd/2", "/dev/tty")
+_STDOUT = ("-", "/dev/stdout", "/dev/fd/1")
 #: The judges (judges.py) that ask about the words a row's ``operands`` pick.
 JUDGES = ("paths", "emptied")
 # truncate's units (GNU coreutils): K is 1024, KB 1000, KiB 1024, up to Y.
@@ -37,9 +64,11 @@ _UNITS = "KMGTPEZY"
 
 
 class Operands:
-    __slots__ = ("value_options", "pick", "target", "into_folder", "slash", "skip_remote", "size", "reference")
+    __slots__ = ("value_options", "pick", "target", "into_folder", "slash", "skip_remote", "size", "reference",
+                 "uncommitted", "archive", "directory", "bundle_first", "list_options", "files")
 
-    def __init__(self, value_options, pick, target, into_folder, slash, skip_remote, size, reference):
+    def __init__(self, value_options, pick, target, into_folder, slash, skip_remote, size, reference,
+                 uncommitted=False, archive=None, directory=None, bundle_first=False, list_options=(), files=False):
         #: tuples of spellings, each an option whose value is a word of its own
         self.value_options = value_options
         self.pick = pick
@@ -49,13 +78,31 @@ class Operands:
         self.skip_remote = skip_remote
         self.size = size
         self.reference = reference
+        self.uncommitted = uncommitted
+        self.archive = archive
+        self.directory = directory
+        self.bundle_first = bundle_first
+        #: tuples of spellings, each an option whose values run to the next option
+        self.list_options = list_options
+        self.files = files
 
     def targets(self, command, where):
         """What the program deletes, empties or overwrites: (word index or None, [paths]) pairs."""
         import judges
 
         argv = command.argv
-        indexes, values = parse(argv, self.value_options)
+        if self.pick == "redirected":
+            return [(None, targets_of(parts, where)) for parts in command.truncate_words]
+        seen = []
+        indexes, values = parse(argv, self.value_options, self.list_options, self.bundle_first, seen)
+        if self.archive is not None:
+            if not self._archive_lost(command, where, indexes, values):
+                return []
+            if self.archive == "first":
+                indexes = indexes[1:]
+        if self.directory is not None:
+            return [(index, judges.reached(command, index, _moved(where, seen, self.directory, index)))
+                    for index in indexes]
         if self.pick == "all":
             found = [(index, judges.reached(command, index, where)) for index in indexes]
         elif self.pick == "but-last":
@@ -106,6 +153,65 @@ class Operands:
         return [(None, written)] if written else []
 
 
+    def _archive_lost(self, command, where, indexes, values):
+        """Whether the archive the sources go into is not kept (``-`` into nothing, /dev/null)."""
+        if self.archive == "first":
+            if not indexes:
+                return False
+            text = command.argv[indexes[0]]
+        else:
+            text = values.get(self.archive, ("-", None))[0]
+        if text in _STDOUT:
+            if command.stdout == "|":
+                return False  # a pipe: the next program has it (`tar c … | ssh host tar x`)
+            if command.stdout is None:
+                return True  # the caller's output: no file keeps it
+            return any(path in _NOWHERE for path in targets_of(command.stdout, where))
+        return any(path in _NOWHERE for path in _reach_text(text, where))
+
+    def unsaved(self, command, where, found):
+        """The picked files whose uncommitted changes a run would lose (``uncommitted``)."""
+        files = [path for _, paths in found for path in paths if os.path.isfile(path)]
+        if self.pick != "redirected" or not files:
+            return files
+        argv = command.argv
+        if argv[0] in _WRITE_NOTHING or argv == ("cat", "/dev/null") or argv[:2] == ("cp", "/dev/null"):
+            return files
+        import judges
+
+        read = set()
+        for index in judges.operand_indexes(argv):
+            read.update(_real(path) for path in judges.reached(command, index, where))
+        return [path for path in files if _real(path) in read]
+
+
+def targets_of(parts, where):
+    import targets
+
+    return targets.reach_parts(parts, where.cwd, where.env)
+
+
+def _real(path):
+    import targets
+
+    return targets.real(path)
+
+
+def _moved(where, seen, directory, index):
+    """``where`` in the folder the ``directory`` options before word ``index`` moved to (tar -C)."""
+    import judges
+    import targets
+
+    cwd = where.cwd
+    for group, text, _value_index, position in seen:
+        if group == directory and position < index and cwd:
+            found = targets.reach(text, cwd, where.env)
+            cwd = found[0] if len(found) == 1 else None
+    if cwd == where.cwd:
+        return where
+    return judges.Where(cwd, where.env, where.places, where.git, where.saved, where.program_env)
+
+
 def compile_spec(spec, loses="paths"):
     """The Operands of a row's ``operands`` object (its judge ``loses``); ValueError("operands.KEY: why")."""
     if loses not in JUDGES:
@@ -115,44 +221,81 @@ def compile_spec(spec, loses="paths"):
     for key in spec:
         if key not in _KEYS:
             raise ValueError("operands.%s: unknown key (known: %s)" % (key, ", ".join(_KEYS)))
-    groups = spec.get("value_options", [])
-    if not isinstance(groups, list) or not all(isinstance(g, str) and g.strip() for g in groups):
-        raise ValueError('operands.value_options: must be a list of spellings such as "-s|--size"')
-    value_options = tuple(tuple(s.strip() for s in group.split("|")) for group in groups)
-    if not all(all(s.startswith("-") and len(s) > 1 for s in group) for group in value_options):
-        raise ValueError("operands.value_options: every spelling starts with -")
+    value_options = _spellings(spec, "value_options")
+    list_options = _spellings(spec, "list_options")
     pick = spec.get("pick", "all")
     if pick not in _PICKS:
         raise ValueError("operands.pick: one of %s" % ", ".join(_PICKS))
     named = {}
-    for key in ("target_option", "size_option", "reference_option"):
+    for key in ("target_option", "size_option", "reference_option", "archive", "directory_option"):
         value = spec.get(key)
-        if value is not None and value not in [group[0] for group in value_options]:
-            raise ValueError("operands.%s: must be the first spelling of one of value_options" % key)
+        if value is not None and value not in [group[0] for group in value_options] \
+                and not (key == "archive" and value == "first"):
+            raise ValueError("operands.%s: must be the first spelling of one of value_options%s"
+                             % (key, ' or "first"' if key == "archive" else ""))
         named[key] = value
     flags = {}
-    for key in ("into_folder", "slash_is_contents", "skip_remote"):
+    for key in ("into_folder", "slash_is_contents", "skip_remote", "uncommitted", "bundle_first", "files"):
         flags[key] = spec.get(key, False)
         if not isinstance(flags[key], bool):
             raise ValueError("operands.%s: must be true or false" % key)
+    if flags["files"] and loses != "paths":
+        raise ValueError("operands.files: only with the judge paths (emptied judges files already)")
+    if pick == "redirected" and (value_options or list_options or any(named.values())):
+        raise ValueError("operands.pick: redirected takes no options (it picks no words)")
     return Operands(value_options, pick, named["target_option"], flags["into_folder"], flags["slash_is_contents"],
-                    flags["skip_remote"], named["size_option"], named["reference_option"])
+                    flags["skip_remote"], named["size_option"], named["reference_option"], flags["uncommitted"],
+                    named["archive"], named["directory_option"], flags["bundle_first"], list_options, flags["files"])
 
 
-def parse(argv, value_options):
-    """(the operands' word indexes, {first spelling: (value, its word index or None)}) of ``argv``."""
+def _spellings(spec, key):
+    groups = spec.get(key, [])
+    if not isinstance(groups, list) or not all(isinstance(g, str) and g.strip() for g in groups):
+        raise ValueError('operands.%s: must be a list of spellings such as "-s|--size"' % key)
+    found = tuple(tuple(s.strip() for s in group.split("|")) for group in groups)
+    if not all(all(s.startswith("-") and len(s) > 1 for s in group) for group in found):
+        raise ValueError("operands.%s: every spelling starts with -" % key)
+    return found
+
+
+def parse(argv, value_options, list_options=(), bundle_first=False, seen=None):
+    """(the operands' word indexes, {first spelling: (value, its word index or None)}) of ``argv``;
+    ``seen`` (a list) gets every value option as (first spelling, value, its word index or None,
+    the option's word index), in order."""
     found, values = [], {}
     index = 1
+    if bundle_first and len(argv) > 1 and argv[1][:1] not in ("-", "") and argv[1].isalpha():
+        # tar cvf out.tar DIR: the letters' values are the next words, in order
+        position = 2
+        for letter in argv[1]:
+            group = _short(letter, value_options)
+            if group is not None and position < len(argv):
+                values[group[0]] = (argv[position], position)
+                if seen is not None:
+                    seen.append((group[0], argv[position], position, 1))
+                position += 1
+        index = position
+    listing = False
     while index < len(argv):
         word = argv[index]
         if word == "--":
             found.extend(range(index + 1, len(argv)))
             break
+        if listing and not word.startswith("-"):
+            index += 1
+            continue
+        listing = False
+        if word in [spelling for group in list_options for spelling in group]:
+            listing = True
+            index += 1
+            continue
         group, value = None, None
         if word.startswith("--"):
             name, eq, attached = word.partition("=")
             group = _long(name, value_options)
             value = attached if eq else None
+        elif word.startswith("-") and len(word) > 1 and _exact(word, value_options):
+            group = _exact(word, value_options)  # zip -tt DATE: a two-letter option of its own
         elif word.startswith("-") and len(word) > 1:
             for position in range(1, len(word)):
                 group = _short(word[position], value_options)
@@ -162,11 +305,14 @@ def parse(argv, value_options):
         else:
             found.append(index)
         if group is not None:
+            option = index
             if value is None and index + 1 < len(argv):
                 index += 1
                 values[group[0]] = (argv[index], index)
             else:
                 values[group[0]] = (value or "", None)
+            if seen is not None:
+                seen.append((group[0],) + values[group[0]] + (option,))
         index += 1
     return found, values
 
@@ -183,6 +329,13 @@ def _long(name, value_options):
                     and spelling[len(name)] != "-" and group not in near:
                 near.append(group)
     return near[0] if len(near) == 1 else None
+
+
+def _exact(word, value_options):
+    for group in value_options:
+        if len(word) > 2 and word in group:
+            return group
+    return None
 
 
 def _short(letter, value_options):

@@ -259,3 +259,47 @@ def test_output_redirections_are_recorded():
 ])
 def test_library_calls_are_read_once_and_not_inside_strings(command, rm):
     assert [argv for argv in argvs(command) if argv[0] == "rm"] == rm
+
+
+# -- redirections that empty a file, where the output goes, what must succeed first (issue 39) --
+
+@pytest.mark.parametrize("command, truncated, stdout", [
+    ("> f", ["f"], "f"),  # redirections only: read as `: > f`
+    (": > f", ["f"], "f"),
+    ("sed s/a/b/ f > f", ["f"], "f"),
+    ("make >| f", ["f"], "f"),
+    ("make &> f", ["f"], "f"),
+    ("make >& f", ["f"], "f"),
+    ("make 2> err.log", ["err.log"], None),
+    ("make >> f", [], "f"),  # appends: nothing is emptied
+    ("make 2>&1", [], None),
+    ("make >&2", [], None),
+    ("make <> f", [], None),
+    ("tar c x | ssh h", [], "|"),
+    ("a > f 2>/dev/null", ["f", "/dev/null"], "f"),
+])
+def test_the_reader_names_what_a_redirection_empties_and_where_the_output_goes(command, truncated, stdout):
+    first = shell.read(command)[0]
+    assert [shell.render(parts) for parts in first.truncate_words] == truncated
+    assert (first.stdout if first.stdout in (None, "|") else shell.render(first.stdout)) == stdout
+
+
+def test_a_bare_redirection_is_a_command_of_its_own():
+    assert argvs("> /dev/sda") == [(":",)]
+    assert argvs("cd x; > out.log") == [("cd", "x"), (":",)]
+
+
+@pytest.mark.parametrize("command, after", [
+    ("git stash apply && git stash drop", ("git", "stash", "apply")),
+    ("if git stash apply; then git stash drop; fi", ("git", "stash", "apply")),
+    ("sudo git stash apply && git stash drop", ("git", "stash", "apply")),
+    ("git stash apply; git stash drop", None),
+    ("git stash apply || git stash drop", None),
+    ("! git stash apply && git stash drop", None),  # runs when it failed
+    ("git stash apply | cat && git stash drop", ("cat",)),  # the pipeline's status is cat's
+    ("(git stash apply) && git stash drop", None),
+])
+def test_the_reader_names_the_command_that_must_succeed_first(command, after):
+    last = shell.read(command)[-1]
+    assert last.argv == ("git", "stash", "drop")
+    assert (last.after_ok.argv if last.after_ok is not None else None) == after

@@ -147,8 +147,9 @@ def test_a_users_row_with_operands_the_gate_cannot_use_judges_nothing_and_the_re
     world = lived_in(tmp_path)
     path = dangers.user_registry(world.env)
     path.parent.mkdir(parents=True)
-    path.write_text(json.dumps({"rows": [{"id": "MV-OVER-KEY", "program": "mv", "loses": "emptied", "harm": "x",
-                                          "safe_alternative": "y", "operands": {"pick": "first"}}]}))
+    # the user's row replaces the shipped mv row (its id): that row judges nothing now
+    path.write_text(json.dumps({"rows": [{"id": "MV-OVERWRITES-UNDOABLE", "program": "mv", "loses": "emptied",
+                                          "harm": "x", "safe_alternative": "y", "operands": {"pick": "first"}}]}))
     assert denial(world.gate("mv id_ed25519 ~/.ssh/", cwd=world.plain)) is None
     assert "CP-OVERWRITES-UNDOABLE" in denial(world.gate("mv x y; cp /dev/null ~/.ssh/id_ed25519", cwd=world.plain))
     _intact(world)
