@@ -770,14 +770,19 @@ _FALSE = ("false", "no", "off", "0")
 def git_clean_unforced(repo, where):
     """``clean`` without ``-f`` where git does not ask for it: ``-c clean.requireForce=false`` (or
     the user's configuration) makes ``git clean -dx`` delete as ``clean -f -dx`` would."""
+    try:
+        question = clean_question(["-f", *repo.words])
+    except Unjudgeable as what:
+        question = what
+    if question is None:
+        return []  # the user's own dry run: no question to git at all
     setting = repo.settings.get("clean.requireforce", "")
     if setting is None or setting.lower() in _FALSE:
         pass  # a value from the environment (--config-env) is not known: taken as false
     elif setting or not where.git.config_false(repo, "clean.requireForce"):
         return []  # git refuses: "clean.requireForce defaults to true"
-    question = clean_question(["-f", *repo.words])
-    if question is None:
-        return []
+    if isinstance(question, Unjudgeable):
+        raise question
     found = where.git.cleanable(repo, question, lambda path: _regenerable_below(repo.cwd, path))
     return [found] if found else []
 
