@@ -297,3 +297,23 @@ SETTINGS_FILE = {
     GEMINI: "{gemini_home}/settings.json",
     CURSOR: "~/.cursor/hooks.json",
 }
+
+#: The key of a shell tool's input that names the folder the command runs in, relative to the
+#: payload's ``cwd`` (an absolute one as it is): Gemini's ``run_shell_command`` ``dir_path``
+#: (``path.resolve(targetDir, dir_path)``), Codex's shell tools' ``workdir`` (its exec_command
+#: hook payload carries only ``command`` today), Cursor's ``Shell`` ``working_directory``; an
+#: MCP shell tool's ``cwd`` and the like. The first key present wins.
+SHELL_FOLDER_KEYS = ("dir_path", "workdir", "working_directory", "cwd", "working_dir", "workingDirectory",
+                     "directory")
+#: MCP tools whose name (the last part of ``mcp__<server>__<name>`` on Claude Code and Codex,
+#: ``mcp_<server>_<name>`` on Gemini, ``MCP:<name>`` on Cursor; lower case, ``-`` read as ``_``)
+#: is one of these and whose input holds a ``command`` (or ``cmd``) run it as a shell command:
+#: the danger gate judges them like ``Bash`` and the installer's gate matchers select them.
+MCP_SHELL_TOOLS = (
+    "run", "exec", "execute", "shell", "bash", "sh", "zsh", "terminal", "run_command", "execute_command",
+    "exec_command", "shell_exec", "shell_execute", "shell_command", "run_shell", "run_shell_command",
+    "execute_shell", "run_bash", "execute_bash", "bash_exec", "run_in_terminal", "run_terminal_command",
+    "terminal_run", "start_process", "run_process", "spawn_process",
+)
+#: How each host names an MCP tool: (prefix, separator between server and tool).
+MCP_TOOL_NAMES = {CLAUDE: ("mcp__", "__"), CODEX: ("mcp__", "__"), GEMINI: ("mcp_", "_"), CURSOR: ("MCP:", ":")}

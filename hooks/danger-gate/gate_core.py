@@ -15,7 +15,7 @@ if _HOOKS not in sys.path:
     sys.path.append(_HOOKS)
 
 from _common import event as event_module  # noqa: E402
-from _common import hosts as _hosts  # noqa: E402
+from _common import hosts  # noqa: E402
 from _common import shell, shell_rules, state  # noqa: E402
 
 import allowances  # noqa: E402
@@ -92,15 +92,91 @@ def main(argv, data):
 
 
 def shell_command(call):
-    """The command of a PreToolUse shell call, or None for anything else."""
+    """The command of a PreToolUse shell call (a host's shell tool, or an MCP shell tool:
+    ``mcp_shell_tool``), or None for anything else. ``call.cwd`` becomes the folder the command
+    really runs in (``run_folder``); a folder it cannot start in is None: nothing runs."""
     if call.payload is None or call.name not in ("", "PreToolUse") or call.tool_response is not None:
         return None
-    if call.tool_name not in SHELL_TOOLS and call.native_tool_name not in SHELL_TOOLS:
+    tool_input = call.tool_input if isinstance(call.tool_input, dict) else {}
+    if call.tool_name in SHELL_TOOLS or call.native_tool_name in SHELL_TOOLS:
+        command = tool_input.get("command")
+    elif mcp_shell_tool(call.native_tool_name or call.tool_name):
+        command = _mcp_command(tool_input)
+    else:
         return None
-    command = call.tool_input.get("command") if isinstance(call.tool_input, dict) else None
     if not isinstance(command, str) or not command.strip():
         return None
+    folder = run_folder(call.cwd, tool_input)
+    if folder is None:
+        return None
+    call.cwd = folder
     return command
+
+
+def run_folder(cwd, tool_input):
+    """The folder a shell tool's command runs in: the input's folder key (``hosts.SHELL_FOLDER_KEYS``:
+    Gemini's ``dir_path``, Codex's ``workdir``, Cursor's ``working_directory``) resolved from
+    ``cwd`` as the host does (``path.resolve``: no ``~``), else ``cwd``. None when that folder is
+    not there or cannot be told (not a string, relative to no absolute cwd): the host cannot
+    start the command in it, so there is nothing to judge; judging in ``cwd`` would be wrong."""
+    for key in hosts.SHELL_FOLDER_KEYS:
+        if key in tool_input and tool_input[key] is not None:
+            value = tool_input[key]
+            break
+    else:
+        return cwd
+    if not isinstance(value, str) or "\0" in value:
+        return None
+    if not value:
+        return cwd  # Gemini and Codex both run an empty folder in the cwd
+    absolute = isinstance(cwd, str) and os.path.isabs(cwd)
+    if not os.path.isabs(value) and not absolute:
+        return None
+    folder = os.path.normpath(os.path.join(cwd if absolute else "/", value))
+    return folder if os.path.isdir(folder) else None
+
+
+def mcp_shell_tool(tool):
+    """Whether ``tool`` is an MCP tool that runs a shell command, in any host's spelling
+    (``hosts.MCP_TOOL_NAMES``: ``mcp__srv__run_command``, ``mcp_srv_run_command``, ``MCP:run_command``)."""
+    if not isinstance(tool, str):
+        return False
+    if tool.startswith("MCP:"):
+        return _shell_name(tool.rsplit(":", 1)[1])
+    if tool.startswith("mcp__"):
+        server, sep, name = tool[5:].rpartition("__")
+        return bool(server and sep) and _shell_name(name)
+    if tool.startswith("mcp_"):  # Gemini: mcp_<server>_<name>, both may hold _
+        rest = tool[4:]
+        return any(_shell_name(rest[index + 1:]) for index in range(1, len(rest)) if rest[index] == "_")
+    return False
+
+
+_SHELL_NAMES = frozenset(name.replace("_", "") for name in hosts.MCP_SHELL_TOOLS)
+
+
+def _shell_name(name):
+    """``run_command``, ``run-command``, ``runCommand``: one name of ``hosts.MCP_SHELL_TOOLS``."""
+    return name.lower().replace("-", "").replace("_", "") in _SHELL_NAMES
+
+
+def _mcp_command(tool_input):
+    """An MCP shell tool's command: ``command`` (or ``cmd``) as a string, or as an argv (with
+    any ``args`` list after it) read as the words of one command, each quoted."""
+    command = tool_input.get("command")
+    if command is None:
+        command = tool_input.get("cmd")
+    args = tool_input.get("args")
+    if isinstance(command, list):
+        words, args = command, args if isinstance(args, list) else []
+    elif isinstance(command, str) and isinstance(args, list) and args:
+        words = [command]
+    else:
+        return command
+    words = words + args
+    if not words or not all(isinstance(word, str) for word in words):
+        return None
+    return " ".join("'%s'" % word.replace("'", "'\\''") for word in words)
 
 
 def file_paths(call):
@@ -170,7 +246,7 @@ def attended(call, env):
     tests/e2e/test_e2e_ask_channel.py: ``-p`` and the SDK say 0, and there an ask is a deny
     or goes to the driving program), in a mode of ``ASK_MODES``. The guard's own ground is
     never asked: it is denied."""
-    return (call.host == _hosts.CLAUDE and call.dialect == _hosts.CLAUDE
+    return (call.host == hosts.CLAUDE and call.dialect == hosts.CLAUDE
             and call.payload.get("permission_mode") in ASK_MODES
             and env.get("CLAUDE_CODE_SESSION_ATTENDED") == "1")
 

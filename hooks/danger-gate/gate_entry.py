@@ -8,6 +8,13 @@ import sys
 #: Native names of the shell tools, as they appear quoted in a payload (Cursor: ``Shell`` on
 #: preToolUse; its beforeShellExecution names no tool, only the event).
 SHELL_TOOLS = (b'"Bash"', b'"bash"', b'"run_shell_command"', b'"Shell"', b'"beforeShellExecution"')
+#: How an MCP tool's name starts, on every host (``hosts.MCP_TOOL_NAMES``; a test keeps them
+#: equal): such a call goes on like a shell call, and gate_core tells an MCP shell tool by its name.
+MCP_PREFIXES = (b"mcp_", b"MCP:")
+#: Keys of a shell tool's input naming the folder it runs in (``hosts.SHELL_FOLDER_KEYS``; a
+#: test keeps them equal): a folder in the guard's ground sends the call on, as its cwd does.
+FOLDER_KEYS = (b'"dir_path"', b'"workdir"', b'"working_directory"', b'"cwd"', b'"working_dir"',
+               b'"workingDirectory"', b'"directory"')
 #: Every program a shipped row of dangers.json matches (a test keeps them equal).
 PROGRAMS = (
     b"rm", b"find", b"dd", b"git", b"mkfs", b"mke2fs", b"mkswap", b"wipefs", b"shred", b"blkdiscard", b"rsync",
@@ -125,7 +132,20 @@ def _names_ground(text, data):
     if _names_a_program(text, words):
         return True
     cwd = _value(data, b'"cwd"').replace(b"\\/", b"/").rstrip(b"/") + b"/"
-    return any(cwd.startswith(word + b"/") if word.startswith(b"/") else b"/" + word + b"/" in cwd for word in words)
+    folders = [cwd]
+    for key in FOLDER_KEYS:  # the shell tool's own folder, relative to the cwd
+        value = _value(data, key).replace(b"\\/", b"/").rstrip(b"/")
+        if value:
+            folders.append((value if value.startswith(b"/") else cwd + value) + b"/")
+    return any(folder.startswith(word + b"/") if word.startswith(b"/") else b"/" + word + b"/" in folder
+               for folder in folders for word in words)
+
+
+def _mcp_tool(data):
+    """Whether the call's tool is an MCP tool (its name, as ``tool_name`` or ``toolName``)."""
+    if b'"mcp_' not in data and b'"MCP:' not in data:
+        return False
+    return (_value(data, b'"tool_name"') or _value(data, b'"toolName"')).startswith(MCP_PREFIXES)
 
 
 def _file_tool_text(data):
@@ -185,11 +205,13 @@ def run():
         data = sys.stdin.buffer.read()
         # The hot path: a call that is no shell call, or names none of the rows' programs,
         # imports nothing.
-        if not any(tool in data for tool in SHELL_TOOLS):
+        if not any(tool in data for tool in SHELL_TOOLS) and not _mcp_tool(data):
             if not any(tool in data for tool in FILE_TOOLS) or not _names_ground(_file_tool_text(data), b""):
                 return 0
             return _gate(data)
         start = data.find(b'"command"')
+        if start < 0:
+            start = data.find(b'"cmd"')  # an MCP shell tool's
         if start < 0:
             start = data.find(b'command\\"')  # toolArgs sent as a JSON string
             if start < 0:

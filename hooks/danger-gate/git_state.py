@@ -116,6 +116,38 @@ class Git:
             entries = [entry for entry in entries if entry.split(" ", 1)[0] == wanted]
         return _describe(entries, "stash entry", "")
 
+    def unsaved(self, repo, spared=None):
+        """What removing ``repo``'s work tree whole loses: uncommitted changes to tracked files
+        and untracked files (less those ``spared(path)`` lets go: regenerable output)."""
+        out = self.run(repo, ["status", "--porcelain=v1", "-z", "--untracked-files=normal",
+                              "--ignore-submodules=dirty"])
+        if out is None:
+            return None
+        changed, untracked = [], []
+        for staged, unstaged, name in _porcelain(out):
+            if staged == "?":
+                if spared is None or not spared(name):
+                    untracked.append(name)
+            elif staged != "!" and (staged != " " or unstaged != " "):
+                changed.append(name)
+        found = [_describe(changed, "uncommitted change", "to"), _describe(untracked, "untracked file or folder", "")]
+        return "; ".join(part for part in found if part)
+
+    def worktrees(self, repo):
+        """The absolute paths of the repository's work trees, the main one first; None when git
+        did not answer."""
+        out = self.run(repo, ["worktree", "list", "--porcelain"])
+        if out is None:
+            return None
+        return [line[len(b"worktree "):].decode("utf-8", "surrogateescape")
+                for line in out.splitlines() if line.startswith(b"worktree ")]
+
+    def config_false(self, repo, key):
+        """Whether git's configuration (the user's and the repository's, as the command's git
+        reads it) sets the boolean ``key`` to false; False when unset or unknown."""
+        out = self.run(repo, ["config", "--type=bool", "--get", key])
+        return out is not None and out.strip() == b"false"
+
 
 def _spawned(argv, env, timeout):
     """stdout of ``argv`` started with ``posix_spawn`` in a session of its own (the subprocess

@@ -342,6 +342,8 @@ _GIT_NEUTRAL_OPTIONS = frozenset(("-p", "--paginate", "-P", "--no-pager", "--no-
 _GIT_NEUTRAL_SETTINGS = ("user.", "color.", "advice.", "pager.", "core.pager", "core.quotepath", "core.editor",
                          "commit.", "gpg.", "i18n.", "log.", "format.", "credential.", "http.", "protocol.",
                          "init.", "push.", "fetch.", "pull.", "merge.", "diff.", "gc.", "maintenance.")
+# ``-c`` settings a judge reads itself (``git -c clean.requireForce=false clean -dx`` deletes).
+_GIT_READ_SETTINGS = ("clean.requireforce",)
 # Variables of the program's environment that pick the repository: taken at their value.
 _GIT_REPO_VARIABLES = ("GIT_DIR", "GIT_WORK_TREE", "GIT_INDEX_FILE")
 # Variables that do not change what is lost; any other GIT_* the command sets is not judged.
@@ -353,9 +355,9 @@ _GIT_NEUTRAL_VARIABLES = ("GIT_PAGER", "GIT_TERMINAL_PROMPT", "GIT_EDITOR", "GIT
 class Repo:
     """The repository one git command works on, as fixed arguments of hookmux's own questions."""
 
-    __slots__ = ("cwd", "sub", "words", "args", "index_file")
+    __slots__ = ("cwd", "sub", "words", "args", "index_file", "settings")
 
-    def __init__(self, cwd, sub, words, args, index_file):
+    def __init__(self, cwd, sub, words, args, index_file, settings=None):
         self.cwd = cwd
         self.sub = sub
         self.words = words
@@ -363,6 +365,9 @@ class Repo:
         self.args = tuple(args)
         #: the absolute GIT_INDEX_FILE, or None
         self.index_file = index_file
+        #: the command's own ``-c`` settings a judge reads (``_GIT_READ_SETTINGS``, lower-case
+        #: key -> value; None for a ``--config-env`` one, whose value is not known)
+        self.settings = settings or {}
 
 
 def git_repo(command, where):
@@ -374,6 +379,7 @@ def git_repo(command, where):
     cwd = where.cwd
     given = {}
     passed = []
+    settings = {}
     index = 1
     while index < len(argv):
         word = argv[index]
@@ -395,7 +401,9 @@ def git_repo(command, where):
             cwd = target
         elif name in ("-c", "--config-env"):
             key = value.split("=", 1)[0].lower()
-            if not key.startswith(_GIT_NEUTRAL_SETTINGS):
+            if key in _GIT_READ_SETTINGS:
+                settings[key] = value.split("=", 1)[1] if name == "-c" and "=" in value else None
+            elif not key.startswith(_GIT_NEUTRAL_SETTINGS):
                 raise Unjudgeable("%s %s" % (name, value.split("=", 1)[0]))
         elif name == "--git-dir":
             given["GIT_DIR"] = _one_path(value, cwd, where)
@@ -418,7 +426,7 @@ def git_repo(command, where):
         args.append("--git-dir=" + given["GIT_DIR"])
     if "GIT_WORK_TREE" in given:
         args.append("--work-tree=" + given["GIT_WORK_TREE"])
-    return Repo(cwd, argv[index], list(argv[index + 1:]), args + passed, given.get("GIT_INDEX_FILE"))
+    return Repo(cwd, argv[index], list(argv[index + 1:]), args + passed, given.get("GIT_INDEX_FILE"), settings)
 
 
 def _one_path(value, cwd, where):
@@ -503,7 +511,7 @@ def git_checkout(repo, where):
     cwd, words = repo.cwd, repo.words
     if any(word in ("-f", "--force") or (word[:1] == "-" and word[1:2] != "-" and "f" in word[1:])
            for word in words if word != "--"):
-        if "--" not in words and "-b" not in words and "-B" not in words:
+        if "--" not in words:  # `checkout -f [-b|-B|--orphan NAME] [COMMIT]`: the tree becomes COMMIT's
             return _changes(where, repo)
     if "--" in words:
         cut = words.index("--")
@@ -680,6 +688,176 @@ def git_stash(repo, where):
     return [found] if found else []
 
 
+def _options(words, letters, longs, values=()):
+    """(the options of ``words`` as a set of their long or one-letter names, the operands): short
+    options may be combined (``-af``), a long one may be abbreviated as git takes it (``--forc``)
+    or carry ``=VALUE``; ``values`` take the next word (or ``=VALUE``), kept as ``NAME=VALUE``.
+    Raises Unjudgeable for any other option: the model does not know what it does."""
+    found, operands_found, index = set(), [], 0
+    while index < len(words):
+        word = words[index]
+        index += 1
+        if word == "--":
+            operands_found.extend(words[index:])
+            break
+        if word.startswith("--"):
+            name, eq, value = word.partition("=")
+            full = [option for option in longs + values if option == name] or \
+                [option for option in longs + values if len(name) > 3 and option.startswith(name)]
+            if len(full) != 1:
+                raise Unjudgeable(word)
+            if full[0] in values:
+                if not eq:
+                    if index >= len(words):
+                        raise Unjudgeable(word)
+                    value, index = words[index], index + 1
+                found.add(full[0] + "=" + value)
+            elif eq:
+                raise Unjudgeable(word)
+            else:
+                found.add(full[0])
+        elif word.startswith("-") and len(word) > 1:
+            for letter in word[1:]:
+                if letter not in letters:
+                    raise Unjudgeable(word)
+                found.add("-" + letter)
+        else:
+            operands_found.append(word)
+    return found, operands_found
+
+
+def _valued(found, name):
+    """The value of option ``name`` in ``_options``' set, or None."""
+    for option in found:
+        if option.startswith(name + "="):
+            return option[len(name) + 1:]
+    return None
+
+
+@_judged
+def git_read_tree(repo, where):
+    """``read-tree -u --reset TREE``: the index and the work tree become TREE's, uncommitted
+    changes to tracked files go (``-m -u`` refuses over them; ``-n`` only tries)."""
+    found, _ = _options(repo.words, "muivnq", ("--reset", "--trivial", "--aggressive", "--dry-run", "--empty",
+                                               "--no-sparse-checkout", "--quiet", "--recurse-submodules",
+                                               "--no-recurse-submodules"),
+                        ("--prefix", "--index-output", "--exclude-per-directory", "--super-prefix"))
+    if "-u" not in found or "--reset" not in found or found & {"-n", "--dry-run"}:
+        return []
+    return _changes(where, repo)
+
+
+@_judged
+def git_checkout_index(repo, where):
+    """``checkout-index -f (-a | --stdin | FILE…)``: the index's copy over the work tree's files,
+    their unstaged changes go (without ``-f`` git keeps the files there; ``--temp`` and a
+    ``--prefix`` elsewhere write other files)."""
+    found, files = _options(repo.words, "afuqnz", ("--all", "--force", "--index", "--quiet", "--no-create", "--stdin",
+                                                   "--temp", "--ignore-skip-worktree-bits"),
+                            ("--prefix", "--stage"))
+    prefix = _valued(found, "--prefix")
+    if not found & {"-f", "--force"} or "--temp" in found or prefix not in (None, "", ".", "./"):
+        return []
+    if found & {"-a", "--all", "--stdin"}:
+        files = []  # every file (--stdin: the list on stdin, which hookmux cannot read)
+    elif not files:
+        return []
+    return _changes(where, repo, files, index_too=False)
+
+
+@_judged
+def git_rm(repo, where):
+    """``rm -f PATHSPEC…``: tracked files go from the index and the disk, uncommitted changes to
+    them with them (without ``-f`` git refuses; ``--cached`` keeps the files; committed content
+    comes back from git)."""
+    found, pathspecs = _options(repo.words, "frqn", ("--force", "--dry-run", "--cached", "--ignore-unmatch",
+                                                     "--quiet", "--sparse", "--pathspec-file-nul"),
+                                ("--pathspec-from-file",))
+    if not found & {"-f", "--force"} or found & {"-n", "--dry-run", "--cached"}:
+        return []
+    if _valued(found, "--pathspec-from-file") is not None:
+        pathspecs = []  # a list hookmux does not read: any change counts
+    elif not pathspecs:
+        return []
+    return _changes(where, repo, pathspecs)
+
+
+@_judged
+def git_update_ref(repo, where):
+    """``update-ref -d refs/stash``: the stash and its reflog, every entry (``--stdin``'s
+    instructions are not read)."""
+    words, index = [], 0
+    while index < len(repo.words):  # -m REASON, -mREASON: the reflog's message
+        word = repo.words[index]
+        index += 2 if word == "-m" else 1
+        if word == "--":
+            words.extend(repo.words[index - 1:])
+            break
+        if not word.startswith("-m"):
+            words.append(word)
+    found, names = _options(words, "dz", ("--no-deref", "--create-reflog", "--stdin"))
+    if "-d" not in found or not names or names[0] != "refs/stash":
+        return []
+    stashed = where.git.stashes(repo)
+    return [stashed] if stashed else []
+
+
+@_judged
+def git_worktree_remove(repo, where):
+    """``worktree remove --force WORKTREE``: the linked work tree's folder goes, with its
+    uncommitted changes and untracked files (without ``--force`` git refuses over them)."""
+    words = repo.words[1:] if repo.words[:1] == ["remove"] else repo.words
+    found, named = _options(words, "f", ("--force",))
+    if not found or len(named) != 1:
+        return []
+    trees = where.git.worktrees(repo)
+    if not trees:
+        return []
+    tree = _worktree(named[0], trees[1:], repo.cwd, where)
+    if tree is None:
+        return []  # not one of the linked work trees: git refuses
+    lost = where.git.unsaved(Repo(tree, "", [], (), None), lambda path: _regenerable_below(tree, path))
+    return [lost + " in %s" % tree] if lost else []
+
+
+def _worktree(named, trees, cwd, where):
+    """The work tree of ``trees`` that ``named`` names, as git finds it: its path, or the last
+    parts of its path when those are unique among them; None for none."""
+    path = targets.real(_one_path(named, cwd, where))
+    real = {targets.real(tree): tree for tree in trees}
+    if path in real:
+        return real[path]
+    if named.startswith(("/", "~", "$")) or ".." in named.split("/"):
+        return None
+    tail = "/" + named.strip("/")
+    matching = [tree for tree in trees if tree.rstrip("/").endswith(tail)]
+    return matching[0] if len(matching) == 1 else None
+
+
+_FALSE = ("false", "no", "off", "0")
+
+
+@_judged
+def git_clean_unforced(repo, where):
+    """``clean`` without ``-f`` where git does not ask for it: ``-c clean.requireForce=false`` (or
+    the user's configuration) makes ``git clean -dx`` delete as ``clean -f -dx`` would."""
+    try:
+        question = clean_question(["-f", *repo.words])
+    except Unjudgeable as what:
+        question = what
+    if question is None:
+        return []  # the user's own dry run: no question to git at all
+    setting = repo.settings.get("clean.requireforce", "")
+    if setting is None or setting.lower() in _FALSE:
+        pass  # a value from the environment (--config-env) is not known: taken as false
+    elif setting or not where.git.config_false(repo, "clean.requireForce"):
+        return []  # git refuses: "clean.requireForce defaults to true"
+    if isinstance(question, Unjudgeable):
+        raise question
+    found = where.git.cleanable(repo, question, lambda path: _regenerable_below(repo.cwd, path))
+    return [found] if found else []
+
+
 def always(command, where):
     """A user's row that blocks whenever it matches."""
     return ["what this row protects"]
@@ -697,5 +875,11 @@ JUDGES = {
     "git-restore": git_restore,
     "git-clean": git_clean,
     "git-stash": git_stash,
+    "git-read-tree": git_read_tree,
+    "git-checkout-index": git_checkout_index,
+    "git-rm": git_rm,
+    "git-update-ref": git_update_ref,
+    "git-worktree-remove": git_worktree_remove,
+    "git-clean-unforced": git_clean_unforced,
     "always": always,
 }

@@ -129,6 +129,33 @@ def _natives(settings_matcher: str | None, names_of: dict[str, tuple[str, ...]])
     return [native for native, names in names_of.items() if any(pattern.search(name) for name in names)]
 
 
+# ---------------------------------------------------------------- the MCP shell tools
+
+
+def _mcp_name_pattern(name: str) -> str:
+    """``run_command`` as the regex of its spellings: ``run_command``, ``run-command``,
+    ``runCommand`` (hosts' matchers are case-sensitive JavaScript or Rust regexes)."""
+    first, *rest = name.split("_")
+    return first + "".join("[-_]?[%s%s]%s" % (part[0], part[0].upper(), part[1:]) for part in rest)
+
+
+def mcp_shell_matcher(host) -> str:
+    """The regex (anchored) selecting the MCP tools that run a shell command on ``host``, in its
+    spelling of an MCP tool's name (``hosts.MCP_TOOL_NAMES``, ``hosts.MCP_SHELL_TOOLS``): Claude
+    Code and Codex ``^mcp__.+__(?:run|exec|…)$``, Gemini ``^mcp_.+_(?:run|exec|…)$``."""
+    prefix, separator = _hosts.MCP_TOOL_NAMES[_host_name(host)]
+    names = "|".join(_mcp_name_pattern(name) for name in _hosts.MCP_SHELL_TOOLS)
+    return "^%s.+%s(?:%s)$" % (re.escape(prefix), re.escape(separator), names)
+
+
+def with_mcp_shells(host, names: str) -> str:
+    """A gate matcher for exact tool ``names`` (``Bash|apply_patch``) and the host's MCP shell
+    tools: ``^(?:Bash|apply_patch)$|^mcp__.+__(?:…)$`` (the same set under Claude Code's, Codex's
+    and Gemini's matcher rules: a regex, searched)."""
+    exact = names if names.startswith("^") else "^(?:" + names + ")$"
+    return exact + "|" + mcp_shell_matcher(host)
+
+
 # ---------------------------------------------------------------- one matcher in another's terms
 
 

@@ -34,7 +34,7 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
-from hookmux import resources, wiring
+from hookmux import matchers, resources, wiring
 from hookmux.installer import entries, gemini_hooks
 
 ROOT_VARIABLE = "${CLAUDE_PLUGIN_ROOT}"
@@ -68,8 +68,8 @@ def hooks_json(manifest: dict) -> dict:
         matcher = entry.matcher
         if entry.role == "gate" and entry.event == "PreToolUse" and matcher is not None:
             matcher += "|" + CODEX_AGENT_TOOL  # one file for all hosts: Codex's agent tool reaches the mirror
-        if entry.role == "danger" and matcher is not None:
-            matcher += "|" + CODEX_EDIT_TOOL  # and Codex's edits reach the guard's own ground
+        if entry.role == "danger" and matcher is not None:  # and Codex's edits reach the guard's own ground
+            matcher = matchers.with_mcp_shells("claude", entries.CLAUDE_DANGER_TOOLS + "|" + CODEX_EDIT_TOOL)
         group: dict = {"matcher": matcher} if matcher is not None else {}
         group["hooks"] = [{"type": "command", "command": line, "timeout": entry.timeout}]
         hooks.setdefault(entry.event, []).append(group)

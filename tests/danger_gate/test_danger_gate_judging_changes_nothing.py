@@ -1,4 +1,4 @@
-"""Judging changes nothing (issue 38): for the git discards the gate judges, in every spelling of
+"""Judging changes nothing (issues 38, 39): for the git discards the gate judges, in every spelling of
 their options, the repository, its work tree and the home folder are byte-identical after the
 gate, the advisory's dry run of the gate and ``hookmux explain`` judged them.
 
@@ -28,18 +28,31 @@ _ENV_PREFIXES = ["", "GIT_WORK_TREE=~ ", "GIT_DIR=.git GIT_WORK_TREE=. ", "GIT_I
                  "GIT_CONFIG_PARAMETERS=\"'clean.requireForce'='false'\" "]
 
 
+def _without_force(flags):
+    """``flags`` less every ``-f``: what ``clean.requireForce=false`` lets run as it is."""
+    words = [w if w.startswith("--") else w.replace("f", "") for w in flags.split() if w != "--force"]
+    return " ".join(w for w in words if w != "-")
+
+
 def _clean_commands():
     for flags in itertools.chain(_CLEAN_FLAGS, (" ".join(p) for p in itertools.product(["-fdx", "-f"], _TRAPS))):
         yield "git clean " + flags
+        unforced = _without_force(flags)
+        if unforced:
+            yield "git -c clean.requireForce=false clean " + unforced
     for prefix, env in itertools.product(_PREFIXES, _ENV_PREFIXES):
         yield "%sgit %sclean -fdx --no-dry-run" % (env, prefix)
         yield "%sgit %sclean -ffdx" % (env, prefix)
+        yield "%sgit -c clean.requireForce=false %sclean -dx" % (env, prefix)
 
 
 def _other_discards():
     for prefix, env in itertools.product(_PREFIXES, _ENV_PREFIXES):
         for sub in ("reset --hard", "checkout -f", "checkout -- .", "restore .", "stash clear", "stash drop",
-                    "switch -f main", "checkout --no-overlay -- ."):
+                    "switch -f main", "checkout --no-overlay -- .",
+                    # issue 39: discards outside the first rows
+                    "checkout -f -B main HEAD", "read-tree -u --reset HEAD", "checkout-index -a -f", "rm -r -f .",
+                    "update-ref -d refs/stash", "worktree remove --force ../lived-in-wt"):
             yield "%sgit %s%s" % (env, prefix, sub)
 
 
@@ -90,6 +103,10 @@ def _lived_in_repo(world: World) -> Path:
     nested.mkdir()
     subprocess.run(["git", "init", "-q"], cwd=nested, env=world.env, check=True, capture_output=True)
     (nested / "inner.txt").write_text("inner\n")
+    # A linked work tree with an unsaved edit and an untracked note (git worktree remove --force).
+    git("worktree", "add", "-q", "-b", "side", "../lived-in-wt")
+    (world.root / "lived-in-wt" / "tracked.txt").write_text("side edit\n")
+    (world.root / "lived-in-wt" / "note.txt").write_text("side note\n")
     (world.home / "Documents" / "thesis.txt").write_text("years of work\n")
     return repo
 
@@ -103,17 +120,19 @@ def lived_in(tmp_path_factory):
 @pytest.mark.parametrize("command", COMMANDS)
 def test_judging_a_git_discard_leaves_every_byte_as_it_was(lived_in, command):
     world, repo = lived_in
-    before = _snapshot(repo, world.home)
+    roots = (repo, world.root / "lived-in-wt", world.home)
+    before = _snapshot(*roots)
     judged = world.gate(command, cwd=repo)
-    assert _snapshot(repo, world.home) == before, command
+    assert _snapshot(*roots) == before, command
     world.gate(command, cwd=repo, args=["--dry-run", "PreToolUse"])  # the advisory's question
     dangers.explain(command, str(repo), world.env)  # hookmux explain's
-    assert _snapshot(repo, world.home) == before, command
+    assert _snapshot(*roots) == before, command
     # There is something of every kind to lose here: every discard is denied (a clean without
     # -f is refused by git itself, and the user's own dry run deletes nothing).
     words = command.split()
     forced = any(w == "--force" or w.startswith("-") and not w.startswith("--") and "f" in w for w in words)
-    if "clean" not in words or forced:
+    unforced = "clean.requireForce=false" in command  # git needs no -f then (no user's dry run here)
+    if "clean" not in words or forced or unforced:
         assert denial(judged) is not None, command
 
 

@@ -10,7 +10,7 @@ from e2e_codex_server import apply_patch, shell, spawn_agent
 from e2e_expect import matching_rows
 from e2e_fixtures import codex_cli, codex_sandbox, hookmux_installer  # noqa: F401 (pytest fixtures)
 from hookmux import resources
-from hookmux.installer import codex_trust
+from hookmux.installer import codex_hooks, codex_trust
 
 CONTRAINDICATED = "git push --force origin main"
 USER_HOOK = "echo user-hook >/dev/null"
@@ -204,7 +204,8 @@ def _tree_with_an_edit_row(tmp_path):
 def test_edit_and_write_rows_reach_codex_apply_patch(codex_cli, codex_sandbox, tmp_path):
     _install(codex_sandbox, codex_cli, "--source", _tree_with_an_edit_row(tmp_path))
     wired = json.loads(codex_sandbox.hooks_file.read_text())["hooks"]["PreToolUse"]
-    assert [g["matcher"] for g in wired] == ["Bash|apply_patch", "spawn_agent", "Bash|apply_patch"]  # the danger gate: Bash, and apply_patch for its own ground
+    # the danger gate: Bash, apply_patch for its own ground, and the MCP shell tools (issue 39)
+    assert [g["matcher"] for g in wired] == ["Bash|apply_patch", "spawn_agent", codex_hooks.DANGER_EVENTS["PreToolUse"]]
     codex_sandbox.use_model("gpt-5.5")
 
     patch = "*** Begin Patch\n*** Add File: notes.txt\n+hello\n*** End Patch\n"

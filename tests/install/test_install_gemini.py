@@ -7,6 +7,7 @@ Hazardous commands are data on the hooks' stdin, never run.
 from __future__ import annotations
 
 import json
+import re
 import shlex
 import shutil
 import subprocess
@@ -52,7 +53,15 @@ def test_shipped_manifest_gives_the_dispatcher_before_and_after_tools_in_millise
     target = str(tmp_path / "hooks dir")
     entries = gemini_hooks.entries(manifest, target, "/usr/bin/python3")
     gates = [(e.event, e.role, e.matcher, e.timeout) for e in entries if e.role != "dispatch"]
-    assert gates == [("BeforeTool", "danger", "^(?:run_shell_command|replace|write_file)$", 10000)]
+    assert [(event, role, timeout) for event, role, _, timeout in gates] == [("BeforeTool", "danger", 10000)]
+    # Gemini's shell and file tools, and its MCP tools that run a shell command (issue 39);
+    # Gemini searches the matcher as an unanchored regex over its own tool names.
+    wired = gates[0][2]
+    assert wired.startswith("^(?:run_shell_command|replace|write_file)$|")
+    chosen = ["run_shell_command", "replace", "write_file", "mcp_box_run_command", "mcp_my_box_exec",
+              "mcp_box_runCommand", "mcp_desktop_start_process"]
+    assert [name for name in chosen + ["read_file", "mcp_box_list_files", "mcp_github_create_issue"]
+            if re.search(wired, name)] == chosen
     by_event = {e.event: e for e in entries if e.role == "dispatch"}
     assert set(by_event) == {"BeforeTool", "AfterTool", "BeforeAgent"}  # PreToolUse, its advice, UserPromptSubmit
     assert by_event["BeforeTool"].matcher == by_event["AfterTool"].matcher == "^(?:run_shell_command)$"
@@ -217,7 +226,7 @@ def test_install_wires_gemini_keeps_the_users_settings_and_a_reinstall_changes_n
     assert data["hooks"]["SessionEnd"] == user["hooks"]["SessionEnd"]
     assert sorted(_ours(data, g.target)) == sorted([
         ("BeforeTool", "dispatch", "^(?:run_shell_command)$", 10000),
-        ("BeforeTool", "danger", "^(?:run_shell_command|replace|write_file)$", 10000),
+        ("BeforeTool", "danger", gemini_hooks.DANGER_MATCHER, 10000),
         ("AfterTool", "dispatch", "^(?:run_shell_command)$", 10000),
         ("BeforeAgent", "dispatch", None, 10000),
     ])

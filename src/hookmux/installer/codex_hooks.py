@@ -27,7 +27,9 @@ _hosts = resources.runtime("hosts")
 HOOKS_FILE = "hooks.json"
 HOST_ARGS = ("--host", _hosts.CODEX)
 GATE_EVENTS = {"PreToolUse": _hosts.AGENT_TOOL[_hosts.CODEX]}
-DANGER_EVENTS = {"PreToolUse": "Bash|apply_patch"}  # apply_patch: for the guard's own ground
+# apply_patch: for the guard's own ground; Codex names MCP tools mcp__<server>__<tool>, and the
+# gate judges the command of those that run one (``matchers.with_mcp_shells``).
+DANGER_EVENTS = {"PreToolUse": matchers.with_mcp_shells(_hosts.CODEX, "Bash|apply_patch")}
 EVENTS = tuple(_hosts.EVENTS[_hosts.CODEX])
 
 

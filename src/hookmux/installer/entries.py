@@ -21,7 +21,10 @@ COPILOT_GATE_EVENTS = {"preToolUse": "skill|task"}
 # tools (Claude Code's Write/Edit/MultiEdit/NotebookEdit, Copilot's create/edit), judged only for
 # the guard's own ground (hooks/danger-gate/own_ground.py): a process starts for each edit, and
 # the cheap test in gate_entry.py ends it at once unless the call names that ground.
-CLAUDE_DANGER_EVENTS = {"PreToolUse": "Bash|bash|Write|Edit|MultiEdit|NotebookEdit|create|edit"}
+# And the MCP tools that run a shell command (``mcp__<server>__run_command`` ...: the gate judges
+# their ``command`` as Bash's; ``matchers.with_mcp_shells``).
+CLAUDE_DANGER_TOOLS = "Bash|bash|Write|Edit|MultiEdit|NotebookEdit|create|edit"
+CLAUDE_DANGER_EVENTS = {"PreToolUse": matchers.with_mcp_shells("claude", CLAUDE_DANGER_TOOLS)}
 COPILOT_DANGER_EVENTS = {"preToolUse": "bash|create|edit"}
 DANGER_TIMEOUT = 10
 

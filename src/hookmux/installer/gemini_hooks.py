@@ -87,6 +87,9 @@ def _union(event: str, specs: list[dict]) -> str | None | bool:
 
 # The danger gate's events and the settings matcher its tools are chosen by.
 DANGER_GATE_EVENTS = {"BeforeTool": "Bash|Edit|Write"}  # Edit, Write: for the guard's own ground
+# The gate's wired matcher: those tools in Gemini's names, and Gemini's MCP tools that run a shell
+# command (mcp_<server>_run_command ...: the gate judges their command as run_shell_command's).
+DANGER_MATCHER = matchers.with_mcp_shells(_hosts.GEMINI, matcher("Bash|Edit|Write", "BeforeTool"))
 
 
 def entries(manifest: dict, target: str, python: str) -> list[Entry]:
@@ -100,7 +103,8 @@ def entries(manifest: dict, target: str, python: str) -> list[Entry]:
         timeout = max(_milliseconds(spec.get("settings_timeout")) for spec in specs)
         out.append(HostEntry(event, "dispatch", wanted, command(python, dispatch, event), timeout,
                              python, str(dispatch), render=command))
-    out += [HostEntry(event, "danger", matcher(tools, event), command(python, danger_gate, event),
-                      _milliseconds(GATE_TIMEOUT), python, str(danger_gate), render=command)
+    out += [HostEntry(event, "danger", matchers.with_mcp_shells(_hosts.GEMINI, matcher(tools, event)),
+                      command(python, danger_gate, event), _milliseconds(GATE_TIMEOUT), python, str(danger_gate),
+                      render=command)
             for event, tools in DANGER_GATE_EVENTS.items()]
     return out
