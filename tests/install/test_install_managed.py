@@ -215,7 +215,7 @@ def test_a_requirements_file_hookmux_made_goes_with_uninstall(layout):
     done = cli(home, "install", "--managed", "--codex", "--managed-root", str(root))
     assert done.returncode == 0, done.stderr
     assert requirements.is_file() and requirements.parent.stat().st_uid == 0
-    gone = cli(home, "uninstall", "--managed", "--managed-root", str(root))
+    gone = cli(home, "uninstall", "--managed", "--codex", "--managed-root", str(root))  # as install took it
     assert gone.returncode == 0 and f"hookmux: removed {requirements}" in gone.stdout, gone.stdout + gone.stderr
     assert not requirements.exists()
 
@@ -236,6 +236,7 @@ def test_a_requirements_file_the_block_cannot_join_refuses_the_install_before_an
 
 def test_codex_without_managed_is_refused(layout):
     root, home = layout
-    done = cli(home, "install", "--codex", "--managed-root", str(root))
-    assert done.returncode == 1 and "--codex goes with --managed" in done.stderr
+    for command in ("install", "uninstall"):
+        done = cli(home, command, "--codex", "--managed-root", str(root))
+        assert done.returncode == 1 and "--codex goes with --managed" in done.stderr, command
     assert not any(root.iterdir())

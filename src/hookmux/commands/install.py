@@ -229,7 +229,11 @@ def _write_codex_managed(path, old: str, new: str, out, err) -> int:
     """Write Codex's requirements (atomically; root's, no group/other write) and check nobody else can change it."""
     from hookmux import protection
 
-    changed = _write_root_file(path, old, new)
+    try:
+        changed = _write_root_file(path, old, new)
+    except OSError as exc:
+        err.write(f"hookmux: installed, but {path} could not be written: {exc}\n")
+        return 1
     out.write(f"hookmux: wired {path}{'' if changed else ' (unchanged)'}\n")
     reason = protection.untouchable(path)
     if reason:

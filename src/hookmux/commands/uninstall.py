@@ -22,11 +22,16 @@ def configure(parser: argparse.ArgumentParser) -> None:
                         help="as root: remove what `install --managed` made (the tree in /opt/hookmux/hooks, "
                              "hookmux's entries in Claude Code's managed settings and its block in "
                              "/etc/codex/requirements.toml)")
+    parser.add_argument("--codex", action="store_true",
+                        help="accepted with --managed, as install takes it (the block goes with --managed anyway)")
     parser.add_argument("--dry-run", action="store_true", help="print what would change; write nothing")
 
 
 def run(args: argparse.Namespace) -> int:
     out, err = sys.stdout, sys.stderr
+    if args.codex and not args.managed:
+        err.write("hookmux: --codex goes with --managed (the user's own Codex wiring is --codex-home DIR)\n")
+        return 1
     if args.managed:
         code = _managed(args, out, err)  # Codex's block first: it must not run a tree that is gone
         if code:
@@ -102,10 +107,14 @@ def _managed(args: argparse.Namespace, out, err) -> int:
     if args.dry_run:
         out.write(f"would unwire {path} (hookmux's block)\n")
         return 0
-    if new.strip():
-        _write_root_file(path, old, new)
-        out.write(f"hookmux: unwired {path}\n")
-    else:  # nothing of the administrator's in it: the file was hookmux's alone
-        os.unlink(path)
-        out.write(f"hookmux: removed {path}\n")
+    try:
+        if new.strip():
+            _write_root_file(path, old, new)
+            out.write(f"hookmux: unwired {path}\n")
+        else:  # nothing of the administrator's in it: the file was hookmux's alone
+            os.unlink(path)
+            out.write(f"hookmux: removed {path}\n")
+    except OSError as exc:
+        err.write(f"hookmux: {path}: {exc}\nhookmux: nothing was changed\n")
+        return 1
     return 0
