@@ -1,6 +1,7 @@
 """How well the guard is protected from the agent it guards: the level in force, and what is still open.
 
-    managed_paths(root="") -> ManagedPaths        # where a managed install goes (Claude Code's managed settings)
+    managed_paths(root="") -> ManagedPaths        # where a managed install goes (Claude Code's managed settings,
+                                                  # Codex's requirements.toml)
     untouchable(path) -> reason or ""             # why a process of the user could change path ("" = it cannot)
     level(root="") -> {"level", "settings", "why", "open"}
 
@@ -12,6 +13,10 @@ Two levels (docs/danger-gate.md, "Protection levels"):
 - ``managed``: Claude Code's managed settings (``/etc/claude-code/managed-settings.json``, which no
   user or project setting can override, ``disableAllHooks`` included) wire a hooks tree and an
   interpreter that only root can change. A process of the user cannot remove or edit them.
+
+Codex is judged the same way on its own line (``report["codex"]``): ``managed`` when
+``/etc/codex/requirements.toml`` (the administrator's requirements, ``install --managed --codex``)
+wires the gate in a tree only root can change.
 """
 from __future__ import annotations
 
@@ -34,11 +39,15 @@ GATE_SCRIPT = "danger_gate.py"
 class ManagedPaths:
     settings: Path
     target: Path
+    codex_requirements: Path
 
 
 def managed_paths(root: str = "") -> ManagedPaths:
+    from hookmux.installer import codex_requirements
+
     base = Path(root or "/")
-    return ManagedPaths(base.joinpath(*MANAGED_SETTINGS), base.joinpath(*MANAGED_TARGET))
+    return ManagedPaths(base.joinpath(*MANAGED_SETTINGS), base.joinpath(*MANAGED_TARGET),
+                        base.joinpath(*codex_requirements.FILE))
 
 
 def untouchable(path: os.PathLike | str) -> str:
@@ -84,44 +93,78 @@ def _gate_commands(settings: Path) -> list[list[str]]:
             for hook in (group.get("hooks") or []) if isinstance(group, dict) else []:
                 command = hook.get("command") if isinstance(hook, dict) else None
                 if isinstance(command, str) and GATE_SCRIPT in command:
-                    try:
-                        out.append(shlex.split(command))
-                    except ValueError:
-                        continue
+                    out.append(command)
+    return _words(out)
+
+
+def _codex_gate_commands(requirements: Path) -> list[list[str]]:
+    from hookmux.installer import codex_requirements
+
+    try:
+        text = requirements.read_text(encoding="utf-8")
+    except (OSError, ValueError):
+        return []
+    return _words(codex_requirements.gate_commands(text, GATE_SCRIPT))
+
+
+def _words(commands: list[str]) -> list[list[str]]:
+    out = []
+    for command in commands:
+        try:
+            out.append(shlex.split(command))
+        except ValueError:
+            continue
     return out
 
 
-def level(root: str = "") -> dict:
-    """The protection level in force for Claude Code, why, and what is still open."""
-    paths = managed_paths(root)
-    report = {"level": "user", "settings": str(paths.settings), "why": "", "open": []}
-    commands = _gate_commands(paths.settings)
+def _judge(path: Path, commands: list[list[str]]) -> tuple[str, str]:
+    """("managed", why) when ``path`` wires the gate in a tree only root can change, else ("user", why)."""
     if not commands:
-        report["why"] = f"no danger gate in {paths.settings}"
+        return "user", f"no danger gate in {path}"
+    why = ""
     for words in commands:
         python = words[0]
         script = next((w for w in words if w.endswith(GATE_SCRIPT)), "")
         tree = Path(script).parent.parent if script else None
-        reason = untouchable(paths.settings) or untouchable(python) or (
-            untouchable_tree(tree) if tree else "no script")
+        reason = untouchable(path) or untouchable(python) or (untouchable_tree(tree) if tree else "no script")
         if not reason:
-            report.update(level="managed", why=f"{paths.settings} wires {tree}, which only root can change")
-            report["open"] = ["allowances and their signing key stay in the user's state folder: a process of "
-                              "the user that reads the key can sign one (hookmux allow's terminal check is the "
-                              "user's own)",
-                              "Copilot, Codex and Gemini wirings stay the user's (no managed form wired here)"]
-            return report
-        report["why"] = f"{paths.settings} wires the gate, but {reason}"
-    report["open"] = [
-        "a process of the user outside the agent's tool calls (a script it wrote and ran, a program writing on "
-        "its own) can change the hooks tree and the settings that wire it; the gate denies only the tool calls "
-        "it reads",
-        "for a real boundary: sudo hookmux install --managed",
-    ]
+            return "managed", f"{path} wires {tree}, which only root can change"
+        why = f"{path} wires the gate, but {reason}"
+    return "user", why
+
+
+def level(root: str = "") -> dict:
+    """The protection level in force for Claude Code (and, in ``codex``, for Codex), why, and what
+    is still open."""
+    paths = managed_paths(root)
+    claude, why = _judge(paths.settings, _gate_commands(paths.settings))
+    codex, codex_why = _judge(paths.codex_requirements, _codex_gate_commands(paths.codex_requirements))
+    report = {"level": claude, "settings": str(paths.settings), "why": why, "open": [],
+              "codex": {"level": codex, "requirements": str(paths.codex_requirements), "why": codex_why}}
+    if claude == "managed":
+        user_hosts = "Copilot and Gemini" if codex == "managed" else "Copilot, Codex and Gemini"
+        report["open"] = ["allowances and their signing key stay in the user's state folder: a process of "
+                          "the user that reads the key can sign one (hookmux allow's terminal check is the "
+                          "user's own)",
+                          f"{user_hosts} wirings stay the user's (no managed form wired here)"]
+    else:
+        report["open"] = [
+            "a process of the user outside the agent's tool calls (a script it wrote and ran, a program writing on "
+            "its own) can change the hooks tree and the settings that wire it; the gate denies only the tool calls "
+            "it reads",
+            "for a real boundary: sudo hookmux install --managed",
+        ]
+    if codex == "managed":
+        report["open"].append("Codex: a user's `[features] hooks = false` in ~/.codex/config.toml may turn off every "
+                              "hook, managed ones too (Codex's docs let requirements.toml force hooks off, not on; "
+                              "not measured here)")
     return report
 
 
 def render(report: dict) -> str:
     lines = [f"protection: {report['level']} ({report['why']})"]
+    codex = report.get("codex")
+    if codex and (codex["level"] == "managed" or os.path.exists(codex["requirements"])):
+        lines.append(f"protection (Codex): {codex['level']} ({codex['why']})")
     lines += [f"  still open: {item}" for item in report["open"]]
     return "\n".join(lines) + "\n"

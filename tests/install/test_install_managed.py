@@ -118,3 +118,125 @@ def test_a_managed_install_refuses_an_interpreter_a_user_could_replace(layout):
     assert done.returncode == 1
     assert f"--managed needs an interpreter only root can change: {python} is owned by uid {NOBODY}" in done.stderr
     assert not (root / "etc").exists() and not (root / "opt").exists()
+
+
+# Codex (install --managed --codex): the danger gate in Codex's administrator requirements.
+
+ADMIN_REQUIREMENTS = """# the administrator's own
+allowed_approval_policies = ["never", "on-request"]
+
+[features]
+web_search = false
+"""
+
+
+def _codex_gate(requirements: Path) -> list[dict]:
+    import tomllib
+
+    groups = tomllib.loads(requirements.read_text())["hooks"]["PreToolUse"]
+    return [dict(h, matcher=g.get("matcher")) for g in groups for h in g["hooks"] if "danger_gate.py" in h["command"]]
+
+
+@pytest.mark.skipif(sys.version_info < (3, 11), reason="the test reads the file with tomllib")
+def test_codex_requirements_wire_the_gate_keep_the_admins_keys_and_uninstall_takes_only_the_block(layout):
+    import tomllib
+
+    from hookmux import wiring
+    from hookmux.installer import codex_hooks
+
+    root, home = layout
+    requirements = root / "etc" / "codex" / "requirements.toml"
+    requirements.parent.mkdir(parents=True)
+    requirements.write_text(ADMIN_REQUIREMENTS)
+    os.chmod(requirements, 0o664)  # group-writable: the install must make it root's alone
+    tree = root / "opt" / "hookmux" / "hooks"
+    gate_script = tree / "danger-gate" / "danger_gate.py"
+
+    done = cli(home, "install", "--managed", "--codex", "--managed-root", str(root))
+    assert done.returncode == 0, done.stderr
+    assert f"hookmux: managed: {requirements} wires the danger gate for Codex" in done.stdout
+    data = tomllib.loads(requirements.read_text())
+    assert {k: v for k, v in data.items() if k != "hooks"} == tomllib.loads(ADMIN_REQUIREMENTS)
+    assert data["hooks"]["managed_dir"] == str(tree)
+    gate = _codex_gate(requirements)
+    expected = codex_hooks.command(SYSTEM_PYTHON, gate_script, "PreToolUse")
+    assert gate == [{"type": "command", "command": expected, "timeout": 10, "matcher": "Bash|apply_patch"}]
+    assert "--host codex" in expected
+    for path in (requirements, requirements.parent):
+        info = path.lstat()
+        assert info.st_uid == 0 and not info.st_mode & 0o022, path
+    changed = as_nobody(TRY_TO_CHANGE, str(requirements), str(requirements.parent))
+    assert changed.returncode == 0 and changed.stdout.strip() == "", changed.stdout + changed.stderr
+
+    # What Codex runs answers in Codex's form: the wired command (argv, no shell) with a shell call as data.
+    gate_home = home / "gate-home"
+    (gate_home / "Documents").mkdir(parents=True)
+    assert str(gate_home).startswith(tempfile.gettempdir())
+    payload = json.dumps({"session_id": "s1", "transcript_path": None, "cwd": str(gate_home),
+                          "hook_event_name": "PreToolUse", "model": "gpt-4.1", "permission_mode": "bypassPermissions",
+                          "turn_id": "t1", "tool_name": "Bash", "tool_input": {"command": "rm -rf ~/Documents"},
+                          "tool_use_id": "call_1"})
+    ran = subprocess.run(wiring.argv(expected), input=payload, capture_output=True, text=True, timeout=60,
+                         cwd=str(gate_home), env={"HOME": str(gate_home), "PATH": "/usr/bin:/bin"})
+    assert ran.returncode == 0, ran.stderr
+    assert json.loads(ran.stdout)["hookSpecificOutput"]["permissionDecision"] == "deny"
+    assert (gate_home / "Documents").is_dir()
+
+    status = cli(home, "status", "--managed-root", str(root))
+    assert f"protection (Codex): managed ({requirements} wires {tree}, which only root can change)" in status.stdout
+    assert "still open: Copilot and Gemini wirings stay the user's" in status.stdout
+    doctor = json.loads(cli(home, "doctor", "--managed-root", str(root), "--json").stdout)
+    assert doctor["protection"]["codex"]["level"] == "managed"
+
+    # Again: nothing changes.
+    before = requirements.read_bytes()
+    again = cli(home, "install", "--managed", "--codex", "--managed-root", str(root))
+    assert again.returncode == 0 and f"wired {requirements} (unchanged)" in again.stdout, again.stderr
+    assert requirements.read_bytes() == before
+
+    # One file of the tree a user could change: Codex's level drops too, naming it.
+    os.chmod(gate_script, 0o666)
+    status = cli(home, "status", "--managed-root", str(root))
+    assert f"protection (Codex): user ({requirements} wires the gate, but {gate_script}" in status.stdout
+    os.chmod(gate_script, 0o644)
+
+    gone = cli(home, "uninstall", "--managed", "--managed-root", str(root))
+    assert gone.returncode == 0, gone.stderr
+    assert f"hookmux: unwired {requirements}" in gone.stdout
+    assert requirements.read_text() == ADMIN_REQUIREMENTS
+    assert not gate_script.exists()
+    status = cli(home, "status", "--managed-root", str(root))
+    assert f"protection (Codex): user (no danger gate in {requirements})" in status.stdout
+
+
+def test_a_requirements_file_hookmux_made_goes_with_uninstall(layout):
+    root, home = layout
+    requirements = root / "etc" / "codex" / "requirements.toml"
+    done = cli(home, "install", "--managed", "--codex", "--managed-root", str(root))
+    assert done.returncode == 0, done.stderr
+    assert requirements.is_file() and requirements.parent.stat().st_uid == 0
+    gone = cli(home, "uninstall", "--managed", "--codex", "--managed-root", str(root))  # as install took it
+    assert gone.returncode == 0 and f"hookmux: removed {requirements}" in gone.stdout, gone.stdout + gone.stderr
+    assert not requirements.exists()
+
+
+def test_a_requirements_file_the_block_cannot_join_refuses_the_install_before_anything_changes(layout):
+    root, home = layout
+    requirements = root / "etc" / "codex" / "requirements.toml"
+    requirements.parent.mkdir(parents=True)
+    admin = '[hooks]\n\n[[hooks.Stop]]\n[[hooks.Stop.hooks]]\ntype = "command"\ncommand = "/srv/x"\n'
+    requirements.write_text(admin)
+    done = cli(home, "install", "--managed", "--codex", "--managed-root", str(root))
+    assert done.returncode == 1
+    assert f"{requirements}: it has a [hooks] table without managed_dir" in done.stderr
+    assert "nothing was changed" in done.stderr
+    assert requirements.read_text() == admin
+    assert not (root / "opt").exists() and not (root / "etc" / "claude-code").exists()
+
+
+def test_codex_without_managed_is_refused(layout):
+    root, home = layout
+    for command in ("install", "uninstall"):
+        done = cli(home, command, "--codex", "--managed-root", str(root))
+        assert done.returncode == 1 and "--codex goes with --managed" in done.stderr, command
+    assert not any(root.iterdir())

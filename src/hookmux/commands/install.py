@@ -58,11 +58,17 @@ def configure(parser: argparse.ArgumentParser) -> None:
                         help="as root: wire Claude Code's managed settings (/etc/claude-code/managed-settings.json) "
                              "to a root-owned tree in /opt/hookmux/hooks run by /usr/bin/python3, so that no process "
                              "of the user can remove or edit the guard (docs/danger-gate.md, protection levels)")
+    parser.add_argument("--codex", action="store_true",
+                        help="with --managed: also wire the danger gate into Codex's administrator requirements "
+                             "(/etc/codex/requirements.toml), keeping everything else in that file")
     parser.add_argument("--dry-run", action="store_true", help="print what would change; write nothing")
 
 
 def run(args: argparse.Namespace) -> int:
     out, err = sys.stdout, sys.stderr
+    if getattr(args, "codex", False) and not getattr(args, "managed", False):
+        err.write("hookmux: --codex goes with --managed (the user's own Codex wiring is --codex-home DIR)\n")
+        return 1
     if getattr(args, "managed", False):
         refused = _managed(args)
         if refused:
@@ -109,6 +115,15 @@ def run(args: argparse.Namespace) -> int:
     if not os.path.lexists(python):
         err.write(f"hookmux: interpreter {python}: no such file\n")
         return 1
+    codex_managed = None
+    if getattr(args, "codex", False):  # planned first: a file hookmux cannot add to refuses the whole install
+        from hookmux.installer import codex_requirements
+
+        try:
+            codex_managed = _codex_managed_plan(args.managed_root, target, python)
+        except codex_requirements.BlockError as exc:
+            err.write(f"hookmux: {exc}\nhookmux: nothing was changed\n")
+            return 1
     from hookmux.adopt.carry import Carry  # carries an adoption over a reinstall
 
     try:
@@ -118,6 +133,8 @@ def run(args: argparse.Namespace) -> int:
                                          gemini_home=gemini_home, cursor_file=cursor_file)
         if args.dry_run:
             show.describe(plan, out)
+            if codex_managed is not None and codex_managed[1] != codex_managed[2]:
+                out.write(f"would wire {codex_managed[0]} (hookmux's block: the danger gate for Codex)\n")
             return 0
         with transaction.lock():
             if args.serve and _serve_files().move_if_held(str(target)):  # issue 32: a squatted port
@@ -137,6 +154,8 @@ def run(args: argparse.Namespace) -> int:
         code = codex_install.after(plan, codex_bin, trusted_before, out, err)
         if getattr(args, "managed", False) and code == 0:
             code = _seal(target, settings, out, err)
+        if codex_managed is not None and code == 0:
+            code = _write_codex_managed(*codex_managed, out, err)
         if args.serve and _readable_by_others(settings):
             err.write(f"hookmux: warning: {settings} carries the `hookmux serve` secret and other users can read "
                       f"it; `chmod 600 {settings}` keeps them from driving the server\n")
@@ -150,7 +169,8 @@ def _managed(args: argparse.Namespace) -> str:
     if os.geteuid() != 0:
         return "--managed needs root (sudo hookmux install --managed): only then can no process of the user change it"
     if args.serve or args.copilot_hooks_dir or args.codex_home or args.gemini_home or args.cursor:
-        return "--managed wires Claude Code's managed settings only (not --serve, Copilot, Codex or Gemini)"
+        return ("--managed wires Claude Code's managed settings, and Codex's requirements with --codex "
+                "(not --serve, --codex-home, Copilot, Cursor or Gemini)")
     paths = protection.managed_paths(args.managed_root)
     python = args.python or protection.MANAGED_PYTHON
     reason = protection.untouchable(python)
@@ -181,6 +201,63 @@ def _seal(target, settings, out, err) -> int:
         return 1
     out.write(f"hookmux: managed: {settings} and {target} can be changed by root only\n")
     return 0
+
+
+def _codex_managed_plan(root: str, target, python: str):
+    """(requirements file, its text, the text with hookmux's block running the danger gate from
+    ``target`` for Codex); ``codex_requirements.BlockError`` (naming the file) when it cannot be added."""
+    from hookmux import protection, wiring
+    from hookmux.installer import codex_hooks, codex_requirements
+    from hookmux.installer.entries import GATE_TIMEOUT
+
+    path = protection.managed_paths(root).codex_requirements
+    (event, matcher), = codex_hooks.DANGER_EVENTS.items()
+    command = codex_hooks.command(python, os.path.join(str(target), *wiring.DANGER_SCRIPT), event)
+    try:
+        old = path.read_text(encoding="utf-8")
+    except FileNotFoundError:
+        old = ""
+    except (OSError, ValueError) as exc:
+        raise codex_requirements.BlockError(f"{path}: cannot read it: {exc}") from exc
+    try:
+        return path, old, codex_requirements.with_block(old, command, matcher, GATE_TIMEOUT, str(target))
+    except codex_requirements.BlockError as exc:
+        raise codex_requirements.BlockError(f"{path}: {exc}") from exc
+
+
+def _write_codex_managed(path, old: str, new: str, out, err) -> int:
+    """Write Codex's requirements (atomically; root's, no group/other write) and check nobody else can change it."""
+    from hookmux import protection
+
+    try:
+        changed = _write_root_file(path, old, new)
+    except OSError as exc:
+        err.write(f"hookmux: installed, but {path} could not be written: {exc}\n")
+        return 1
+    out.write(f"hookmux: wired {path}{'' if changed else ' (unchanged)'}\n")
+    reason = protection.untouchable(path)
+    if reason:
+        err.write(f"hookmux: installed, but a user could still change it: {reason}\n")
+        return 1
+    out.write(f"hookmux: managed: {path} wires the danger gate for Codex and can be changed by root only\n")
+    return 0
+
+
+def _write_root_file(path, old: str, new: str) -> bool:
+    """``new`` into ``path`` when it differs from ``old``; ``path`` and a folder made for it root's alone."""
+    from hookmux.installer import atomic
+
+    if not path.parent.exists():
+        path.parent.mkdir(parents=True, mode=0o755)
+        os.chown(path.parent, 0, 0)
+    mode = atomic.file_mode(path)
+    mode = 0o644 if mode is None else mode & ~0o022
+    changed = new != old or not path.exists()
+    if changed:
+        atomic.write_atomic(path, new.encode("utf-8"), mode=mode)
+    os.chown(path, 0, 0)
+    os.chmod(path, mode)
+    return changed
 
 
 def _readable_by_others(path) -> bool:

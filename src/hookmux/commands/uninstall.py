@@ -3,6 +3,7 @@ user's files kept as ``.legacy``."""
 from __future__ import annotations
 
 import argparse
+import os
 import sys
 
 from hookmux.commands import adopt
@@ -17,11 +18,24 @@ HELP = "remove hookmux's entries, installed files and the folders it created"
 
 def configure(parser: argparse.ArgumentParser) -> None:
     add_location_flags(parser)
+    parser.add_argument("--managed", action="store_true",
+                        help="as root: remove what `install --managed` made (the tree in /opt/hookmux/hooks, "
+                             "hookmux's entries in Claude Code's managed settings and its block in "
+                             "/etc/codex/requirements.toml)")
+    parser.add_argument("--codex", action="store_true",
+                        help="accepted with --managed, as install takes it (the block goes with --managed anyway)")
     parser.add_argument("--dry-run", action="store_true", help="print what would change; write nothing")
 
 
 def run(args: argparse.Namespace) -> int:
     out, err = sys.stdout, sys.stderr
+    if args.codex and not args.managed:
+        err.write("hookmux: --codex goes with --managed (the user's own Codex wiring is --codex-home DIR)\n")
+        return 1
+    if args.managed:
+        code = _managed(args, out, err)  # Codex's block first: it must not run a tree that is gone
+        if code:
+            return code
     target = absolute(args.target)
     settings = absolute(args.settings)
     copilot_dir = absolute(args.copilot_hooks_dir) if args.copilot_hooks_dir else None
@@ -66,3 +80,41 @@ def run(args: argparse.Namespace) -> int:
         serve.stop(str(target))  # an ``install --serve`` server outlives nothing it answered for
         code = codex_install.after(plan, codex_bin, trusted_before, out, err)
     return code
+
+
+def _managed(args: argparse.Namespace, out, err) -> int:
+    """Point ``args`` at the managed layout and take hookmux's block out of Codex's requirements."""
+    from hookmux import protection
+    from hookmux.commands.install import _write_root_file
+    from hookmux.installer import codex_requirements
+
+    if os.geteuid() != 0:
+        err.write("hookmux: --managed needs root (sudo hookmux uninstall --managed)\nhookmux: nothing was changed\n")
+        return 1
+    paths = protection.managed_paths(args.managed_root)
+    args.target, args.settings = str(paths.target), str(paths.settings)
+    path = paths.codex_requirements
+    try:
+        old = path.read_text(encoding="utf-8")
+        new = codex_requirements.without_block(old)
+    except FileNotFoundError:
+        return 0
+    except (OSError, ValueError, codex_requirements.BlockError) as exc:
+        err.write(f"hookmux: {path}: {exc}\nhookmux: nothing was changed\n")
+        return 1
+    if new == old:
+        return 0
+    if args.dry_run:
+        out.write(f"would unwire {path} (hookmux's block)\n")
+        return 0
+    try:
+        if new.strip():
+            _write_root_file(path, old, new)
+            out.write(f"hookmux: unwired {path}\n")
+        else:  # nothing of the administrator's in it: the file was hookmux's alone
+            os.unlink(path)
+            out.write(f"hookmux: removed {path}\n")
+    except OSError as exc:
+        err.write(f"hookmux: {path}: {exc}\nhookmux: nothing was changed\n")
+        return 1
+    return 0
