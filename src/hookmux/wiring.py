@@ -85,10 +85,48 @@ def hook_command(python: str, script: os.PathLike | str, event: str | None = Non
     return " ".join(parts) + " " + FAIL_OPEN
 
 
+# Issue 42: a payload filter the shell evaluates before any interpreter starts. The host starts
+# an entry on every UserPromptSubmit and PostToolBatch (no matcher or `if` narrows those events,
+# docs/e2e.md); when the entry's rows can only act on a payload holding one of a few words, the
+# shell reads the payload (`cat`), and only a payload holding one (case-insensitive) is handed on
+# to the hook command. With ``user_layer``, a user layer (whose rows may want every payload) also
+# hands it on. The hook command itself is unchanged, so ``argv`` and the parser read it as before.
+PREFILTER_HEAD = 'd=$(cat); case $d in '
+PREFILTER_PIPE = """ esac; printf '%s' "$d" | """
+USER_LAYER_TEST = ('[ -n "$HOOKMUX_CONFIG_DIR" ] || [ -e "${XDG_CONFIG_HOME:-$HOME/.config}/hookmux/manifest.json" ] '
+                   '|| [ -e "$HOME/.config/hookmux/manifest.json" ] || ')
+
+
+def payload_glob(words) -> str:
+    """``*[Uu][Nn]...*|...``: a sh ``case`` pattern matching text that holds any of ``words``."""
+    out = []
+    for word in words:
+        if not word or any(not (c.isascii() and (c.isalpha() or c == " ")) for c in word):
+            raise ValueError(f"a payload word is ASCII letters and spaces: {word!r}")
+        out.append("*%s*" % "".join("[%s%s]" % (c.upper(), c.lower()) if c != " " else "\\ " for c in word))
+    return "|".join(out)
+
+
+def prefiltered(command: str, words=(), user_layer: bool = False) -> str:
+    """``command`` behind the payload filter for ``words`` (``command`` itself without words)."""
+    if not words:
+        return command
+    fallback = USER_LAYER_TEST if user_layer else ""
+    return f"{PREFILTER_HEAD}{payload_glob(words)}) ;; *) {fallback}exit 0;;{PREFILTER_PIPE}{command}"
+
+
+def split_prefilter(command: str) -> tuple[str, str]:
+    """(the payload filter, the hook command): ``("", command)`` when there is none."""
+    if isinstance(command, str) and command.startswith(PREFILTER_HEAD) and PREFILTER_PIPE in command:
+        head, _, rest = command.partition(PREFILTER_PIPE)
+        return head + PREFILTER_PIPE, rest
+    return "", command
+
+
 def argv(command: str) -> list[str]:
     """The words of a command ``hook_command`` wrote, without the fail-open suffix: what runs
     when the command is started without a shell."""
-    words = shlex.split(command)
+    words = shlex.split(split_prefilter(command)[1])
     suffix = FAIL_OPEN.split()
     return words[: -len(suffix)] if words[-len(suffix):] == suffix else words
 
