@@ -190,6 +190,17 @@ def render_context(event, text):
     return dumps({"hookSpecificOutput": {"hookEventName": name, "additionalContext": text}}) + "\n"
 
 
+def render_ask(event, reason):
+    """Claude Code's PreToolUse ``ask`` with ``reason``: the host's own prompt to the person at
+    the terminal (docs/e2e.md, "permissionDecision ask, by mode"). Only for a Claude Code call
+    whose session is attended; everywhere else an ask is a deny or goes to a program."""
+    return dumps({"hookSpecificOutput": {
+        "hookEventName": "PreToolUse",
+        "permissionDecision": "ask",
+        "permissionDecisionReason": reason,
+    }}) + "\n"
+
+
 def render_deny(event, reason):
     """A PreToolUse deny with ``reason``, in the event's dialect: one JSON line, read at exit 0."""
     flat = _hosts.FLAT_DENY.get(event.dialect)
@@ -250,7 +261,8 @@ def _fill(event, stdin_text, argv_event, host):
 
 
 def _infer_host(payload, flat, native_event, native_tool, payload_event=""):
-    if any(key in payload for key in _hosts.CURSOR_KEYS) or payload_event in _CURSOR_EVENTS:
+    if any(key in payload for key in _hosts.CURSOR_KEYS) or payload_event in _CURSOR_EVENTS or (
+            native_event in _CURSOR_EVENTS):  # a name only Cursor has, from the payload or argv
         return _hosts.CURSOR
     if native_event in _GEMINI_EVENTS or native_tool in _GEMINI_TOOLS:
         return _hosts.GEMINI

@@ -68,7 +68,7 @@ class Command(object):
     """One simple command that would run (see the module docstring)."""
 
     __slots__ = ("argv", "words", "origin", "assigns", "shell_vars", "unknown_args", "piped_from", "writes",
-                 "write_words")
+                 "write_words", "found_by")
 
     def __init__(self, words, origin=(), assigns=None, unknown_args=False, piped_from="", writes=(), shell_vars=None):
         words = tuple(words)
@@ -88,6 +88,8 @@ class Command(object):
         self.shell_vars = self.assigns if shell_vars is None else dict(shell_vars)
         #: arguments appended at run time (xargs, find -exec {})
         self.unknown_args = bool(unknown_args)
+        #: the argv of the ``find`` whose found files are its arguments (``find -exec``), or ()
+        self.found_by = unknown_args if isinstance(unknown_args, tuple) else ()
         #: the program feeding its stdin or script, or ""
         self.piped_from = piped_from
         #: files its output redirections write (each as parts, like ``words``; and rendered)
@@ -899,7 +901,7 @@ def _interpret(words, origin, env, depth, dialect, budget, out, raw=None, unknow
         words = inner
         origin = origin + (name,)
         if name in ("xargs", "parallel"):
-            unknown = True
+            unknown = True  # what it is fed, not a find's files
     name = program_name(render(words[0]))
     key = "sh" if name in ("$SHELL", "${SHELL}", "$BASH", "${BASH}") else name.lower()  # "$SHELL" -c '…'
     command = Command(words, origin, assigns, unknown, piped, raw.writes if raw is not None else (), shell_vars)
@@ -1173,7 +1175,7 @@ def _find(args, assigns, origin, depth, dialect, budget, out):
             inner = args[index + 1 : end]
             if inner:
                 _interpret(inner, origin + ("find " + word,), dict(assigns), depth + 1, dialect, budget, out,
-                           unknown=True)
+                           unknown=("find",) + tuple(render(arg) for arg in args))
             index = end + 1
         else:
             index += 1

@@ -144,7 +144,8 @@ class Context(object):
         cwd = os.path.normpath(cwd) if isinstance(cwd, str) and cwd.startswith("/") else None
         #: the session's folder; None when unknown or too broad to vouch for what is below it
         self.cwd = None if cwd is None or _broad(cwd, self.home) else cwd
-        temps = list(TEMP_DIRS) + [self.home + "/.cache", self.home + "/Library/Caches"]
+        temps = list(TEMP_DIRS) + [self.home + "/.cache", self.home + "/Library/Caches",
+                                   self.home + "/Library/Developer/Xcode/DerivedData"]
         tmpdir = env.get("TMPDIR", "")
         if tmpdir.startswith("/") and not _broad(os.path.normpath(tmpdir), self.home):
             temps.append(os.path.normpath(tmpdir))
@@ -550,8 +551,10 @@ def judge(parts, command, context):
         return "inside", norm
     below_home = norm.startswith(home + "/")
     for folder in context.temps:
-        # a cache folder in home counts; home below a temp folder (a test's HOME) does not make home one
-        if norm.startswith(folder + "/") and (not below_home or folder.startswith(home + "/")):
+        # a cache folder in home counts, itself too (it is made again); home below a temp folder
+        # (a test's HOME) does not make home one
+        in_home = folder.startswith(home + "/")
+        if (norm.startswith(folder + "/") or in_home and norm == folder) and (not below_home or in_home):
             return "inside", norm
     return "outside", norm
 
@@ -607,6 +610,55 @@ def _variable(word, parts, command, context):
     return None
 
 
+#: What a tool makes again by itself, wherever it is: deleting only these is routine (a find
+#: of the advisory; what the gate's ``git clean`` would remove). A name, or ``*.suffix``.
+REGENERABLE_NAMES = frozenset(("*.pyc", "*.pyo", "__pycache__", ".pytest_cache", ".mypy_cache", ".ruff_cache",
+                               ".DS_Store", "*.class", "node_modules", "DerivedData", ".tox", ".nox", ".next",
+                               ".nuxt", ".turbo", ".parcel-cache", ".cache", ".coverage", "htmlcov", "*.egg-info",
+                               ".gradle"))
+#: Build output by convention: regenerable when git does not track it (``git clean``), not by
+#: name alone (``tools/build/`` may hold sources: a find by that name stays advised).
+BUILD_OUTPUT_NAMES = frozenset(("dist", "build", "target", "coverage", ".venv", "out"))
+
+
+def regenerable(name, untracked=False):
+    """Whether the file or folder name ``name`` is regenerable output (``untracked``: also
+    ``BUILD_OUTPUT_NAMES``)."""
+    if name in REGENERABLE_NAMES or untracked and name in BUILD_OUTPUT_NAMES:
+        return True
+    return any(pattern[0] == "*" and len(name) >= len(pattern) and name.endswith(pattern[1:])
+               for pattern in REGENERABLE_NAMES)
+
+
+def regenerable_path(path, untracked=False):
+    """Whether ``path`` (relative, ``/`` between names) is in or is regenerable output."""
+    return any(regenerable(name, untracked) for name in path.strip("/").split("/") if name)
+_FIND_ACTIONS = frozenset(("-delete", "-exec", "-execdir", "-ok", "-okdir"))
+_FIND_OTHER_SELECTION = frozenset(("-o", "-or", "-not", "!", ",", "-path", "-ipath", "-wholename", "-iwholename",
+                                   "-regex", "-iregex", "-lname", "-ilname"))
+
+
+def _regenerable_find(word, parts, command, context):
+    """The find (the command, or the one whose files it is given: ``find -exec rm -rf {} +``)
+    selects by name only regenerable output (``REGENERABLE_NAMES``), every name test before its
+    action (``find . -delete -name x`` deletes everything first)."""
+    argv, names, acted = getattr(command, "found_by", ()) or command.argv, [], False
+    if argv[0] not in ("find", "gfind"):
+        return None
+    for index, arg in enumerate(argv):
+        if arg in ("-name", "-iname") and index + 1 < len(argv):
+            if acted:
+                return None
+            names.append(argv[index + 1])
+        elif arg in _FIND_ACTIONS:
+            acted = True
+        elif arg in _FIND_OTHER_SELECTION:
+            return None
+    if names and all(name in REGENERABLE_NAMES for name in names):
+        return "it selects only regenerable output (%s)" % ", ".join(names)
+    return None
+
+
 def _device(word, parts, command, context):
     path, how = resolve(parts, command, context)
     if path.startswith("/dev/") and not any(path == d or d.endswith("/") and path.startswith(d)
@@ -622,5 +674,6 @@ CONDITIONS = {
     "glob_everything": _glob_everything,  # also "." and "./": the whole current folder
     "variable": _variable,
     "device": _device,
+    "regenerable_find": _regenerable_find,  # a find by name of regenerable output only
     "unknown": None,  # handled in _any_arg: the arguments come at run time (xargs, find -exec {})
 }

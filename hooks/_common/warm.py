@@ -1,5 +1,5 @@
-"""What both warm paths stand on: the dispatcher's warm pool (hooks/_dispatch/dispatch_standby.py,
-dispatch_isolated.py) and ``hookmux serve`` (src/hookmux/serve/, hooks/_serve/ensure.py).
+"""What both warm paths stand on: the dispatcher's warm pool (hooks/_dispatch/dispatch_arbiter.py,
+dispatch_worker.py, dispatch_isolated.py) and ``hookmux serve`` (src/hookmux/serve/, hooks/_serve/ensure.py).
 
     runtime_dir(), serve_root(), serve_folder() where their files are
     open_owned(), open_private(), open_within() who may enter (this user alone), by descriptor

@@ -56,6 +56,8 @@ class Arbiter:
         self.source = source
         self.stamp = dispatch_isolated.code_stamp()  # of the code loaded now: an upgrade makes it stale
         self.madvise = dispatch_worker.page_toucher()
+        self.prctl = dispatch_worker.death_pact()
+        self.pid = os.getpid()
         self.children = {}  # pid -> Child
         self.selector = _Watched()
         self.wake_r, self.wake_w = os.pipe()
@@ -87,8 +89,10 @@ class Arbiter:
                 if not self.source.tick(now):
                     break
         finally:
-            for child in list(self.children.values()):
-                self.retire(child)  # its worker leaves once idle
+            leaving = list(self.children.values())
+            for child in leaving:
+                self.retire(child, keep_page=True)  # its worker leaves once idle
+            self.outlast(leaving)
             self.source.leave()
 
     def stop(self, *_):
@@ -133,12 +137,33 @@ class Arbiter:
             self.selector.unregister(child.channel)
             child.busy = True
 
-    def retire(self, child):
+    def retire(self, child, keep_page=False):
         """End ``child`` when it is next idle (end of file on its channel)."""
         self.children.pop(child.pid, None)
         self.selector.unregister(child.channel)
         child.channel.close()
-        child.page.map.close()
+        if not keep_page:
+            child.page.map.close()
+
+    def outlast(self, leaving):
+        """Stay until each worker of ``leaving`` is idle or gone: a worker dies with its arbiter
+        (``Worker.__init__``: PR_SET_PDEATHSIG), so one running a call finishes it first, killed
+        past its deadline as ever."""
+        while leaving:
+            now = time.monotonic()
+            for child in list(leaving):
+                try:
+                    gone = os.waitpid(child.pid, os.WNOHANG)[0] != 0
+                except ChildProcessError:
+                    gone = True
+                fields = child.page.read()
+                if gone or (fields is not None and fields[0] == IDLE):
+                    leaving.remove(child)
+                    child.page.map.close()
+                elif fields is not None and now > fields[1] + warm.KILL_GRACE:
+                    _kill(child.pid)
+            if leaving:
+                time.sleep(0.01)
 
     def reap(self):
         while True:

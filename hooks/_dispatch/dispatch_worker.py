@@ -33,6 +33,7 @@ COLLECT_EVERY = 1000
 SELECTING_SECONDS = 5.0  # the deadline the arbiter sees before the checks' own is known
 THREAD_END_SECONDS = 0.2  # what the import thread may take to end once its work is done
 MADV_POPULATE_WRITE = 23  # Linux 5.14
+PR_SET_PDEATHSIG = 1
 IDLE, BUSY, REPLYING = 0, 1, 2
 
 
@@ -101,6 +102,10 @@ class Worker:
         self.arbiter = arbiter
         self.channel = channel
         self.page = page
+        if arbiter.prctl is not None:  # dies with the arbiter, which outlasts a call under way
+            arbiter.prctl(PR_SET_PDEATHSIG, signal.SIGKILL)
+            if os.getppid() != arbiter.pid:
+                os._exit(0)  # it died before
         gc.freeze()  # what the arbiter loaded is never traversed (nor its pages written) by a collection
         if arbiter.madvise is not None:
             _copy_pages(arbiter.madvise)
@@ -125,6 +130,7 @@ class Worker:
                 break
             except OSError:
                 continue  # taken back by its caller, who gave up waiting
+        self.page.mark(BUSY, time.monotonic() + SELECTING_SECONDS)  # an arbiter leaving now waits for it
         self.channel.send(b"c")
         os.close(calls)
         try:  # only a file of this user's, made for nobody else, is a call (else this raises)
@@ -662,6 +668,20 @@ def page_toucher():
         madvise = ctypes.CDLL(None).madvise
         madvise.argtypes = [ctypes.c_void_p, ctypes.c_size_t, ctypes.c_int]
         return madvise
+    except Exception:
+        return None
+
+
+def death_pact():
+    """``prctl`` from the C library (loaded by the arbiter, once), or None where there is none."""
+    if not sys.platform.startswith("linux"):
+        return None
+    try:
+        import ctypes
+
+        prctl = ctypes.CDLL(None).prctl
+        prctl.argtypes = [ctypes.c_int, ctypes.c_ulong]
+        return prctl
     except Exception:
         return None
 

@@ -142,7 +142,8 @@ def danger_gate_denies(call, stdin_text, user=None):
     """Whether the danger gate installed beside this check denies this call. Hosts run both in
     parallel and Claude Code shows the model both answers; when the gate blocks, its deny is
     the one message (docs/danger-gate.md). Asked only on a shell call the advisory would speak
-    on; ``--dry-run`` keeps a ``once`` allowance for the gate's own run."""
+    on; ``--dry-run`` keeps a ``once`` allowance for the gate's own run. An ``ask`` (a person at
+    Claude Code's prompt) counts too: the person has read the gate's reason."""
     if call.tool_name != "Bash" or not os.path.isfile(DANGER_GATE) or not _gate_rows_hold(call, user):
         return False
     import subprocess
@@ -155,7 +156,7 @@ def danger_gate_denies(call, stdin_text, user=None):
                               stderr=subprocess.DEVNULL, timeout=6)
     except (OSError, ValueError, subprocess.SubprocessError):
         return False
-    return b'"permissionDecision": "deny"' in done.stdout
+    return b'"permissionDecision": "deny"' in done.stdout or b'"permissionDecision": "ask"' in done.stdout
 
 
 DANGER_REGISTRY = os.path.join(os.path.dirname(DANGER_GATE), "dangers.json")

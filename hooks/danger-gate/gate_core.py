@@ -15,6 +15,7 @@ if _HOOKS not in sys.path:
     sys.path.append(_HOOKS)
 
 from _common import event as event_module  # noqa: E402
+from _common import hosts as _hosts  # noqa: E402
 from _common import shell, shell_rules, state  # noqa: E402
 
 import allowances  # noqa: E402
@@ -35,6 +36,10 @@ PATH_KEYS = ("file_path", "notebook_path", "path", "absolute_path")
 #: The lines of a Codex patch that name the file they write.
 PATCH_FILE_LINES = ("*** Add File: ", "*** Update File: ", "*** Delete File: ", "*** Move to: ")
 MAX_SHOWN_COMMAND = 4000
+#: Claude Code's permission modes whose ``ask`` is the person's prompt (measured at a terminal).
+#: Not ``auto``: its classifier may settle an ask without the person (anthropics/claude-code
+#: #89561, open; the loopback model has no classifier to measure it), nor ``plan``/``dontAsk``.
+ASK_MODES = ("default", "acceptEdits", "bypassPermissions")
 
 
 class Finding:
@@ -152,9 +157,22 @@ def decide(call, command, env=None, registry=None, consume=True):
     project = allowances.project_root(cwd)
     if allowed(command, project, consume):
         return ""
+    if attended(call, env):
+        return event_module.render_ask(call, ask_reason(findings))
     if consume:
         remember(command, project)
     return event_module.render_deny(call, deny_reason(command, findings))
+
+
+def attended(call, env):
+    """Whether a person at a terminal answers this call's ``ask``: only Claude Code in an
+    interactive session, which tells its hooks ``CLAUDE_CODE_SESSION_ATTENDED=1`` (measured in
+    tests/e2e/test_e2e_ask_channel.py: ``-p`` and the SDK say 0, and there an ask is a deny
+    or goes to the driving program), in a mode of ``ASK_MODES``. The guard's own ground is
+    never asked: it is denied."""
+    return (call.host == _hosts.CLAUDE and call.dialect == _hosts.CLAUDE
+            and call.payload.get("permission_mode") in ASK_MODES
+            and env.get("CLAUDE_CODE_SESSION_ATTENDED") == "1")
 
 
 def judge(command, cwd, env, registry):
@@ -201,7 +219,10 @@ def judge(command, cwd, env, registry):
         for row in registry.rows:
             if not rules.matches(registry, row, simple, context):
                 continue
-            lost = judges.JUDGES[row["loses"]](simple, where)
+            operands = rules.operands_of(registry, row)
+            if operands is False:
+                continue  # operands hookmux cannot use: the row judges nothing (validate names why)
+            lost = judges.judge(row, simple, where, operands)
             if lost:
                 findings.append(Finding(row, lost, argv))
         # The guard's own ground, unless a row denies this command already (`rm -rf /*` holds it too).
@@ -316,14 +337,7 @@ def deny_reason(command, findings):
     if len(own) == len(findings):
         return own_ground_reason(own)
     lines = ["hookmux danger gate: this command was NOT run. It would destroy what nothing can bring back:"]
-    for finding in findings:
-        if finding.row is OWN_GROUND:
-            lines.append("- [%s] %s would change %s. %s" % (
-                finding.row["id"], finding.argv[0], "; ".join(finding.lost), finding.row["harm"]))
-            continue
-        lines.append("- [%s] %s would lose %s. %s" % (
-            finding.row["id"], finding.argv[0], "; ".join(finding.lost), finding.row["harm"]))
-    lines.append("Safer: " + " ".join(dict.fromkeys(f.row["safe_alternative"] for f in findings)))
+    lines += _finding_lines(findings)
     if own:
         lines.append(OWN_GROUND_ADVICE)
         return "\n".join(lines)
@@ -333,6 +347,23 @@ def deny_reason(command, findings):
         "can let it through, from their own terminal (hookmux allow --last, which asks them to "
         "confirm there; it refuses to run without a person at a terminal). Then run the same command again.")
     return "\n".join(lines)
+
+
+def ask_reason(findings):
+    """What the person reads in the host's prompt (the model reads nothing unless they refuse)."""
+    lines = ["hookmux danger gate: this command would destroy what nothing can bring back:"]
+    lines += _finding_lines(findings)
+    lines.append("Allow it only if you mean to lose this.")
+    return "\n".join(lines)
+
+
+def _finding_lines(findings):
+    """One line per finding (what it would lose, or change of the guard), then the safer way."""
+    lines = ["- [%s] %s would %s %s. %s" % (
+        f.row["id"], f.argv[0], "change" if f.row is OWN_GROUND else "lose", "; ".join(f.lost), f.row["harm"])
+        for f in findings]
+    lines.append("Safer: " + " ".join(dict.fromkeys(f.row["safe_alternative"] for f in findings)))
+    return lines
 
 
 def own_ground_reason(findings):

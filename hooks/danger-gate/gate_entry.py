@@ -10,7 +10,8 @@ import sys
 SHELL_TOOLS = (b'"Bash"', b'"bash"', b'"run_shell_command"', b'"Shell"', b'"beforeShellExecution"')
 #: Every program a shipped row of dangers.json matches (a test keeps them equal).
 PROGRAMS = (
-    b"rm", b"find", b"dd", b"git", b"mkfs", b"mke2fs", b"mkswap", b"wipefs", b"shred", b"blkdiscard",
+    b"rm", b"find", b"dd", b"git", b"mkfs", b"mke2fs", b"mkswap", b"wipefs", b"shred", b"blkdiscard", b"rsync",
+    b"truncate", b"cp",
 )
 #: Library calls the shell reader reads as ``rm -r`` in interpreter one-liners (``fs.rm``
 #: and shell-outs such as ``os.system('rm …')`` name ``rm`` as a word already).

@@ -91,9 +91,10 @@ class Git:
                 lost.append(name)
         return _describe(lost, "uncommitted change", "to")
 
-    def cleanable(self, repo, question):
+    def cleanable(self, repo, question, spared=None):
         """What hookmux's dry run ``question`` (``judges.clean_question``: ``clean --dry-run …``)
-        lists. Refuses any question that is not a dry run of its own form."""
+        lists, less the paths ``spared(path)`` lets go (regenerable output). Refuses any question
+        that is not a dry run of its own form."""
         if question[:2] != ["clean", "--dry-run"] or "--" not in question \
                 or any(w not in ("-d", "-f", "-x", "-X") and not w.startswith("--exclude=") for w in question[2:question.index("--")]):
             return None
@@ -102,7 +103,7 @@ class Git:
             return None
         names = [line[len(b"Would remove "):].decode("utf-8", "replace")
                  for line in out.splitlines() if line.startswith(b"Would remove ")]
-        return _describe(names, "untracked file or folder", "")
+        return _describe([name for name in names if spared is None or not spared(name)], "untracked file or folder", "")
 
     def stashes(self, repo, which=None):
         """The stash entries a clear (``which`` None) or a drop of ``which`` would lose."""

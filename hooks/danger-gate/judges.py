@@ -11,7 +11,7 @@ advisory still speaks.
 import os
 
 import targets
-from _common.shell_rules import GLOBAL_VALUE_OPTIONS
+from _common.shell_rules import GLOBAL_VALUE_OPTIONS, regenerable, regenerable_path
 
 _BLOCK_DEVICE_PREFIXES = (
     "/dev/sd", "/dev/hd", "/dev/vd", "/dev/xvd", "/dev/nvme", "/dev/mmcblk", "/dev/disk", "/dev/rdisk",
@@ -85,11 +85,26 @@ def _library_call(command):
 MAX_WORKTREE_QUESTIONS = 4
 
 
-def paths(command, where):
+def judge(row, command, where, operands=None):
+    """The row's judge on ``command``: ``operands`` (operands.py, from the row's data) picks the
+    words a ``paths`` or ``emptied`` judge asks about; without it, every operand (``rm``)."""
+    if operands is None:
+        return JUDGES[row["loses"]](command, where)
+    return JUDGES[row["loses"]](command, where, operands)
+
+
+def _targets(command, where, operands):
+    """(word index or None, [paths]) of each word the command destroys."""
+    if operands is not None:
+        return operands.targets(command, where)
+    return [(index, reached(command, index, where)) for index in operand_indexes(command.argv)]
+
+
+def paths(command, where, operands=None):
     """A recursive delete: each operand that reaches a protected place that is there, and the
     uncommitted changes to tracked files below an operand in a git work tree (``rm -rf src``
     loses them as ``git checkout -- src`` would; committed files come back from git)."""
-    reached_paths = [path for index in operand_indexes(command.argv) for path in reached(command, index, where)]
+    reached_paths = [path for _, found in _targets(command, where, operands) for path in found]
     lost = _protected(reached_paths, where)
     return lost + _worktree_changes(reached_paths[:MAX_WORKTREE_QUESTIONS], where)
 
@@ -114,12 +129,12 @@ def _worktree_changes(reached_paths, where):
     return lost
 
 
-def emptied(command, where):
-    """Any ``rm``: a glob that takes everything in a protected folder (``~/.ssh/*``, ``/etc/*``),
-    or a precious file (``~/.ssh/id_ed25519``)."""
+def emptied(command, where, operands=None):
+    """Any ``rm`` (or what ``truncate``, ``shred``, ``cp`` empty or overwrite): a glob that takes
+    everything in a protected folder (``~/.ssh/*``, ``/etc/*``), or a precious file (``~/.ssh/id_ed25519``)."""
     lost = []
-    for index in operand_indexes(command.argv):
-        for why in _emptied(command, index, reached(command, index, where), where):
+    for index, found in _targets(command, where, operands):
+        for why in _emptied(command, index, found, where):
             if why not in lost:
                 lost.append(why)
     return lost
@@ -130,7 +145,7 @@ def _emptied(command, index, reached_paths, where):
     glob left in it (hidden names aside, as sh), or a precious file."""
     lost = [targets.precious(path, where.places) for path in reached_paths if os.path.isfile(path)]
     lost = [why for why in lost if why]
-    globbed = any(kind == "lit" and "*" in value for kind, value in command.words[index])
+    globbed = index is not None and any(kind == "lit" and "*" in value for kind, value in command.words[index])
     if globbed and reached_paths and all(os.path.lexists(path) for path in reached_paths):
         folder = os.path.dirname(reached_paths[0])
         if all(os.path.dirname(path) == folder for path in reached_paths):
@@ -219,8 +234,26 @@ def device_of(command, where):
 
 
 def device_operand(command, where):
-    """mkfs, wipefs, shred, blkdiscard ... given a disk device."""
+    """mkfs, wipefs, shred, blkdiscard ... given a disk device; a ``wipefs`` that only lists the
+    signatures (no ``-a``/``--all``/``-o``/``--offset``, or ``-n``/``--no-act``) loses nothing."""
+    if command.argv[0] == "wipefs" and not _wipefs_erases(command.argv[1:]):
+        return []
     return _devices(operands(command.argv, ("-t", "-n", "-L", "-o", "-b")), where)
+
+
+def _wipefs_erases(words):
+    erases = False
+    for word in words:
+        if word == "--":
+            break
+        if word in ("-n", "--no-act") or word.startswith("-") and not word.startswith("--") and "n" in word[1:]:
+            return False
+        if word in ("--all", "--offset") or word.startswith("--offset=") or word.startswith("--") and \
+                len(word) > 3 and ("--all".startswith(word) or "--offset".startswith(word)):
+            erases = True
+        elif word.startswith("-") and not word.startswith("--") and ("a" in word[1:] or "o" in word[1:]):
+            erases = True
+    return erases
 
 
 def device_written(command, where):
@@ -528,12 +561,36 @@ def clean_question(words):
 
 @_judged
 def git_clean(repo, where):
-    """``clean -f``: what hookmux's dry run of the same cleaning lists (``clean_question``)."""
+    """``clean -f``: what hookmux's dry run of the same cleaning lists (``clean_question``),
+    less regenerable output (``node_modules/``, ``dist/``, caches: ``shell_rules.REGENERABLE_NAMES``)."""
     question = clean_question(repo.words)
     if question is None:
         return []
-    found = where.git.cleanable(repo, question)
+    found = where.git.cleanable(repo, question, lambda path: _regenerable_below(repo.cwd, path))
     return [found] if found else []
+
+
+def _regenerable_below(cwd, path, limit=2000):
+    """Whether ``path`` (untracked, as git clean names it from ``cwd``) is regenerable output, or
+    a folder holding some and nothing else, up to ``limit`` files looked at (``src/`` with only
+    ``__pycache__/``). An empty folder is not: a named place counts even when empty, as for rm."""
+    if regenerable_path(path, untracked=True):
+        return True
+    if not path.endswith("/"):
+        return False
+    top = os.path.join(cwd, path)
+    seen, some = 0, False
+    for folder, dirs, files in os.walk(top):
+        below = os.path.relpath(folder, top)
+        kept = [name for name in dirs if not regenerable(name, untracked=True)]
+        some = some or len(kept) < len(dirs)
+        dirs[:] = kept  # all of a regenerable folder goes, and all of it comes back
+        for name in files:
+            seen += 1
+            if seen > limit or not regenerable_path(os.path.join(below, name), untracked=True):
+                return False
+            some = True
+    return some
 
 
 @_judged

@@ -6,7 +6,8 @@
 
 Rows are in the advisory's structured form (``_common/shell_rules.py``: ``program``,
 ``subcommand``, ``flags``, ``args``, ``any_of``) plus ``loses``, the judge that decides
-whether the call would really lose something (judges.py). The user's file
+whether the call would really lose something (judges.py), and optional ``operands``: which
+words a ``paths`` or ``emptied`` judge asks about (operands.py; ``rsync``'s destination). The user's file
 (``~/.config/hookmux/dangers.json`` unless ``XDG_CONFIG_HOME`` says otherwise) holds
 ``{"rows": [...], "disabled": ["ID", ...]}``: a row with a shipped id replaces that row, a
 new id adds one, a disabled id is off. Only the user's own file counts: a project cannot turn
@@ -20,12 +21,14 @@ USER_FILE = ("hookmux", "dangers.json")
 
 
 class Registry:
-    __slots__ = ("rows", "rules", "system_folders", "home_exceptions", "precious_files", "disabled")
+    __slots__ = ("rows", "rules", "operands", "system_folders", "home_exceptions", "precious_files", "disabled")
 
     def __init__(self):
         self.rows = []
         #: row id -> the compiled ``shell_rules.Rule``
         self.rules = {}
+        #: row id -> its compiled ``operands`` (operands.py), False when unusable; filled by operands_of
+        self.operands = {}
         self.system_folders = []
         self.home_exceptions = []
         self.precious_files = []
@@ -70,10 +73,32 @@ def compiled(row):
 
     if row["loses"] not in judges.JUDGES:
         return None
+    if "operands" in row and row["loses"] not in OPERAND_JUDGES:
+        return None
     try:
         return shell_rules.compile_row(row)
     except (ValueError, TypeError):
         return None
+
+
+#: The judges a row's ``operands`` can name the words for (operands.JUDGES; a test keeps them equal).
+OPERAND_JUDGES = ("paths", "emptied")
+
+
+def operands_of(registry, row):
+    """The row's ``operands`` compiled (operands.py) on first use, None without them or when they
+    cannot be used (``hookmux validate`` names the problem): compiled only for a row that matched."""
+    if "operands" not in row:
+        return None
+    row_id = row["id"]
+    if row_id not in registry.operands:
+        import operands
+
+        try:
+            registry.operands[row_id] = operands.compile_spec(row["operands"], row["loses"])
+        except ValueError:
+            registry.operands[row_id] = False
+    return registry.operands[row_id]
 
 
 def load(shipped_path, user_path):

@@ -9,7 +9,6 @@ from __future__ import annotations
 import ast
 import os
 import re
-import tempfile
 from pathlib import Path
 from typing import Iterable
 
@@ -75,21 +74,11 @@ def render_module(names: Iterable[str]) -> str:
 
 def write_registry(path: Path, names: Iterable[str]) -> None:
     """Atomically write render_module(names) to path, dropping its stale bytecode."""
+    from .installer.atomic import write_atomic  # the CLI's one atomic writer
+
     path = Path(path)
-    text = render_module(names)
     path.parent.mkdir(parents=True, exist_ok=True)
-    handle, temporary = tempfile.mkstemp(prefix=".known_agents.", suffix=".tmp", dir=path.parent)
-    try:
-        with os.fdopen(handle, "w", encoding="utf-8", newline="\n") as out:
-            out.write(text)
-        os.chmod(temporary, 0o644)
-        os.replace(temporary, path)
-    except BaseException:
-        try:
-            os.unlink(temporary)
-        except OSError:
-            pass
-        raise
+    write_atomic(path, render_module(names).encode("utf-8"), 0o644)
     # A rewrite in the same second with the same size would otherwise keep the old .pyc.
     cache = path.parent / "__pycache__"
     for compiled in cache.glob(f"{path.stem}.*.pyc") if cache.is_dir() else ():

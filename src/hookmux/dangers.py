@@ -18,8 +18,8 @@ from hookmux import resources
 
 GATE_FOLDER = "danger-gate"
 ROW_FIELDS = ("id", "loses", "harm", "safe_alternative")
-OPTIONAL_ROW_FIELDS = ("program", "subcommand", "flags", "args", "any_of", "stdin_from", "writes", "examples",
-                       "$comment")
+OPTIONAL_ROW_FIELDS = ("program", "subcommand", "flags", "args", "any_of", "stdin_from", "writes", "operands",
+                       "examples", "$comment")
 TOP_LEVEL_FIELDS = ("version", "rows", "system_folders", "home_exceptions", "precious_files", "$comment", "$schema")
 #: ``packs`` turns the advisory's packs on or off by name (docs/contraindication.md#packs).
 USER_TOP_LEVEL_FIELDS = TOP_LEVEL_FIELDS + ("disabled", "packs")
@@ -116,6 +116,11 @@ def _row_problems(place: str, row: object, known: tuple[str, ...]) -> list[str]:
         shell_rules.compile_row(row)  # the row form has one home: the advisory's evaluator
     except shell_rules.RowError as exc:
         problems.append(f"{place}.{exc.field}: {exc.message}")
+    if "operands" in row:
+        try:
+            _gate_module("operands").compile_spec(row["operands"], row.get("loses"))
+        except ValueError as exc:
+            problems.append(f"{place}.{exc}")
     examples = row.get("examples")
     if examples is not None:
         if not isinstance(examples, dict) or set(examples) - {"block", "pass"}:
@@ -127,6 +132,20 @@ def _row_problems(place: str, row: object, known: tuple[str, ...]) -> list[str]:
                         problems.append(f"{place}.examples.{kind}[{number}]: a command, or "
                                         f"{{\"command\": ..., \"repo\": one of {', '.join(REPO_STATES)}}}")
     return problems
+
+
+def _gate_module(name: str):
+    """``hooks/danger-gate/<name>.py`` of the package's hooks tree, loaded once on its own (it imports
+    nothing of the gate at load)."""
+    import importlib.util
+
+    key = f"hookmux._gate_{name}"
+    if key not in sys.modules:
+        spec = importlib.util.spec_from_file_location(key, resources.hooks_tree() / GATE_FOLDER / f"{name}.py")
+        module = importlib.util.module_from_spec(spec)
+        spec.loader.exec_module(module)
+        sys.modules[key] = module
+    return sys.modules[key]
 
 
 def _example(case: object) -> tuple[str, str | None] | None:
@@ -168,12 +187,13 @@ def make_repo(folder: Path, state: str, env: dict) -> Path:
 
 
 class Sandbox:
-    """A throwaway HOME (with Documents, .ssh, .cache) and one repository per state."""
+    """A throwaway HOME (with Documents, .ssh and a key in it, .cache) and one repository per state."""
 
     def __init__(self, root: Path) -> None:
         self.home = root / "home"
         for name in ("Documents", ".ssh", ".cache", "Documents/old-drafts"):
             (self.home / name).mkdir(parents=True, exist_ok=True)
+        (self.home / ".ssh" / "id_ed25519").write_text("PRIVATE (a hookmux example)\n")  # a precious file
         self.env = {"HOME": str(self.home), "GIT_CONFIG_NOSYSTEM": "1", "GIT_CONFIG_GLOBAL": os.devnull,
                     "PATH": os.environ.get("PATH", "/usr/bin:/bin"), "LC_ALL": "C"}
         self.repos = {state: make_repo(root / f"repo-{state}", state, self.env) for state in REPO_STATES}

@@ -131,6 +131,17 @@ advise("xargs-find", "RM-RECURSIVE-OUTSIDE", "find . -exec rm -rf /home/user \\;
 quiet("xargs-find", "find . -name '*.pyc' -exec rm {} +", "ls | xargs rm -f", "find . -name x -print",
       "find . -type f | xargs grep -l TODO", "xargs -n1 echo < list", "parallel gzip ::: *.log",
       "find . -name '*.tmp' -exec ls -l {} \\;", "find . -newer x", "find . -name '*.o' -print0 | xargs -0 ls")
+# Everyday cleanups of regenerable output (issue 39's false alarms); a name test after -delete,
+# an -o or a name that is not regenerable still advises.
+quiet("regenerable", "find . -name '*.pyc' -delete", "find . -type d -name __pycache__ -delete",
+      "find ~ -name .DS_Store -delete", "find src -name '*.pyc' -type f -delete", "rm -rf ~/.cache",
+      "rm -rf ~/Library/Caches", "rm -rf ~/Library/Developer/Xcode/DerivedData",
+      "find . -type d -name __pycache__ -exec rm -rf {} +", "find . -name node_modules -type d -prune -exec rm -rf {} +",
+      "sudo find / -name '*.pyc' -exec rm -f {} \\;")
+advise("regenerable", "RM-RECURSIVE-UNKNOWN", "find . -name '*.py' -exec rm -rf {} +",
+       "find . -exec rm -rf {} + -name __pycache__", "find . -name __pycache__ -o -name src -exec rm -rf {} +")
+advise("regenerable", "FIND-DELETE", "find . -delete -name '*.pyc'", "find . -name '*.pyc' -o -name '*.py' -delete",
+       "find . -name '*.pyc' -delete -name x", "find . -path '*/__pycache__/*' -name '*.pyc' -delete")
 
 # Interpreter one-liners: shell-outs and destructive library calls.
 advise("interpreters", "RM-RECURSIVE-OUTSIDE",

@@ -248,3 +248,19 @@ block("interpreters", "python3 - <<'EOF'\n# Don't keep the old config\nimport sh
 block("powershell", "pwsh -c \"rm -r -fo ~/Documents\"", "pwsh -Command 'rm -Recurse -Force ~/.ssh'")
 passes("powershell", "pwsh -Command \"Remove-Item -Recurse -Force ~/Documents\"", "pwsh -c \"Write-Output 'rm -rf ~'\"",
        "pwsh -c \"Remove-Item -Recurse -Force ./build\"")
+
+# -- issue 39: other programs that delete or overwrite (HOME holds the key ~/.ssh/id_ed25519) -----
+block("deleters", "rsync -a --delete /tmp/hookmux-empty/ ~/Documents/", "rsync -a --delete-after ./ ~/.ssh/",
+      "rsync -rv --del /tmp/hookmux-empty/ ~", "rsync -a --delete-before x/ ~/Documents",
+      "rsync -a --delete-during x/ ~/Documents/", "sudo rsync -a --delete x/ /etc/",
+      "rsync -a --remove-source-files ~/Documents/ /tmp/hookmux-moved/", "truncate -s 0 ~/.ssh/id_ed25519",
+      "truncate --size=0 ~/.ssh/id_ed25519", "shred -u ~/.ssh/id_ed25519", "shred --remove ~/.ssh/id_ed25519",
+      "cp /dev/null ~/.ssh/id_ed25519", "cp new.key ~/.ssh/id_ed25519", "sh -c 'truncate -s 0 ~/.ssh/id_ed25519'",
+      "nice cp /dev/null \"$HOME/.ssh/id_ed25519\"")
+passes("deleters", "rsync -a src/ dst/", "rsync -avz --delete dist/ ./public/",
+       "rsync -a --delete build/ /tmp/hookmux-site/",
+       "rsync -a --delete dist/ deploy@host:/var/www/site/", "rsync -av --exclude .git ./ ../backup/",
+       "rsync -an --delete /tmp/hookmux-empty/ ~/Documents/", "truncate -s 0 app.log", "truncate -s 10M disk.img",
+       "truncate -s 0 ~/.ssh/id_ed25519.pub", "cp -r src/ dst/", "cp ~/.ssh/id_ed25519.pub authorized_keys",
+       "cp -n .env.example .env", "cp ~/.ssh/config /tmp/ssh-config.bak", "cp /dev/null app.log",
+       "cp ~/.ssh/id_ed25519 /tmp/hookmux-key.bak", "java -cp lib/app.jar Main")

@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import os
+import subprocess
 from pathlib import Path
 
 import pytest
@@ -93,3 +94,32 @@ def test_a_repository_fsmonitor_is_not_started(tmp_path):
         config.write(f"[core]\n\tfsmonitor = {hook}\n")
     assert denial(world.gate("git reset --hard", cwd=repo)) is not None
     assert not marker.exists()
+
+
+def test_git_clean_of_regenerable_output_only_passes_and_anything_else_is_still_denied(tmp_path):
+    """`git clean -fdX` over node_modules/, dist/ and a folder holding only __pycache__/ loses
+    nothing a build does not make again; a .env, a note of the user's beside them or an empty
+    folder is denied."""
+    world = World(tmp_path)
+    repo = world.repo("clean")
+    (repo / ".gitignore").write_text("node_modules/\ndist/\n__pycache__/\n.env\n")
+    for step in (["add", ".gitignore"], ["commit", "-q", "-m", "ignore"]):
+        subprocess.run(["git", *step], cwd=repo, env=world.env, check=True, capture_output=True)
+    for made in ("node_modules/left-pad/index.js", "dist/app.js", "pkg/__pycache__/m.cpython-311.pyc"):
+        (repo / made).parent.mkdir(parents=True, exist_ok=True)
+        (repo / made).write_text("x")
+    for command in ("git clean -fdX", "git clean -fdx", "git clean -ffdX", "git clean -dXf"):
+        assert denial(world.gate(command, cwd=repo)) is None, command
+    (repo / ".env").write_text("TOKEN=1\n")
+    reason = denial(world.gate("git clean -fdX", cwd=repo))
+    assert reason is not None and "(.env)" in reason, reason
+    (repo / ".env").unlink()
+    (repo / "pkg" / "notes.txt").write_text("mine")
+    reason = denial(world.gate("git clean -fd", cwd=repo))
+    assert reason is not None and "notes.txt" in reason, reason
+    (repo / "pkg" / "notes.txt").unlink()
+    (repo / "empty").mkdir()
+    assert denial(world.gate("git clean -fdX", cwd=repo)) is None  # an empty folder is not ignored: -X leaves it
+    reason = denial(world.gate("git clean -fd", cwd=repo))
+    assert reason is not None and "(empty/)" in reason, reason
+    assert (repo / "node_modules" / "left-pad" / "index.js").exists() and (repo / "empty").is_dir()

@@ -234,5 +234,5 @@ def test_a_cwd_in_the_ground_is_judged_and_a_project_path_that_only_contains_a_n
     assert b"deny" in out
     project = tmp_path / "hookmux-site" / "notes.claude" / "src"
     project.mkdir(parents=True)
-    went_on, out = _gate_imports(world, "cp a.txt b.txt", project)
+    went_on, out = _gate_imports(world, "touch a.txt b.txt", project)  # names no program of a row
     assert not went_on and out == b""

@@ -75,3 +75,12 @@ def test_a_folder_that_is_not_there_loses_nothing(tmp_path):
     assert denial(world.gate("rm -rf ~/Pictures")) is None
     (world.home / "Pictures").mkdir()
     assert denial(world.gate("rm -rf ~/Pictures")) is not None
+
+
+def test_wipefs_that_only_lists_passes_and_one_that_erases_is_denied(tmp_path):
+    world = World(tmp_path)
+    for command in ("wipefs /dev/sda", "wipefs -p /dev/sda", "wipefs --no-act --all /dev/sda", "wipefs -an /dev/sda"):
+        assert denial(world.gate(command, cwd=world.plain)) is None, command
+    for command in ("wipefs -a /dev/sda", "wipefs --all /dev/sdb", "wipefs -o 0x438 /dev/sdb", "wipefs -af /dev/sdb",
+                    "wipefs --offset=0x438 /dev/sdb", "sudo wipefs --al /dev/nvme0n1"):
+        assert denial(world.gate(command, cwd=world.plain)) is not None, command

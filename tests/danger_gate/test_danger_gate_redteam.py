@@ -14,7 +14,9 @@ from gate_support import World, denial
 
 @pytest.fixture(scope="module")
 def world(tmp_path_factory):
-    return World(tmp_path_factory.mktemp("redteam"))
+    world = World(tmp_path_factory.mktemp("redteam"))
+    (world.home / ".ssh" / "id_ed25519").write_text("PRIVATE\n")  # a key for the overwriting programs (issue 39)
+    return world
 
 
 def test_the_corpus_covers_bypasses_and_false_blocks():
@@ -35,7 +37,7 @@ def test_redteam_case(world, category, command, kind, repo):
         assert reason and "hookmux allow" in reason, (command, repo)
     else:
         assert reason is None, (command, repo, reason)
-    assert (world.home / "Documents").is_dir() and (world.home / ".ssh").is_dir()
+    assert (world.home / "Documents").is_dir() and (world.home / ".ssh" / "id_ed25519").read_text() == "PRIVATE\n"
 
 
 @pytest.mark.parametrize("host", ["claude", "copilot", "copilot-claude", "codex"])

@@ -277,10 +277,11 @@ class Sandbox:
                         f"stderr:\n{proc.stderr}", pytrace=False)
         return CliRun(proc, elapsed, requests, list(self.server.issued), home=self.home)
 
-    def claude(self, cli: Cli, turns: list[ToolUse], *args: str, timeout: float = CLI_TIMEOUT) -> CliRun:
+    def claude(self, cli: Cli, turns: list[ToolUse], *args: str, timeout: float = CLI_TIMEOUT,
+               extra_env: dict[str, str] | None = None) -> CliRun:
         debug_log = self.root / "claude-debug.log"
         cmd = hosts.claude_command(cli.path, *args, debug_log=debug_log)
-        run = self._run(cmd, hosts.claude_env(self.env, self.server.url), turns, timeout)
+        run = self._run(cmd, hosts.claude_env(self.env | (extra_env or {}), self.server.url), turns, timeout)
         run.debug_log = debug_log
         return run
 

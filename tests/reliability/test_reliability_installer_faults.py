@@ -138,8 +138,14 @@ def _cases(writes: list[str], target: Path):
                     yield index + 1, path, step, action
 
 
-@pytest.mark.parametrize("operation", sorted(OPERATIONS))
-def test_a_crash_at_any_step_of_any_write_leaves_old_or_new_and_a_rerun_completes(tmp_path, operation):
+#: The cases of one operation are split into this many tests, the N-th write into shard N % SHARDS[op],
+#: so that pytest-xdist spreads them over its workers (one test held one worker 6 min alone in the
+#: .ci/run of a12f81c). Together the shards are every case, as before.
+SHARDS = {"install": 4, "uninstall": 1}
+
+
+@pytest.mark.parametrize(("operation", "shard"), [(op, n) for op in sorted(OPERATIONS) for n in range(SHARDS[op])])
+def test_a_crash_at_any_step_of_any_write_leaves_old_or_new_and_a_rerun_completes(tmp_path, operation, shard):
     box = Sandbox(tmp_path)
     before, after, writes = _reference(box, operation)
     after_bytecode = box.bytecode()
@@ -150,7 +156,9 @@ def test_a_crash_at_any_step_of_any_write_leaves_old_or_new_and_a_rerun_complete
     original = box.state()
     failures = []
     missing_bytecode = {}
-    for nth, path, step, action in _cases(writes, box.target):
+    mine = [one for one in _cases(writes, box.target) if one[0] % SHARDS[operation] == shard]
+    assert mine, (operation, shard, writes)
+    for nth, path, step, action in mine:
         label = f"{operation} {step}:{action}:{nth} ({os.path.basename(path)})"
         try:
             with case(SUITE):
@@ -182,7 +190,7 @@ def test_a_crash_at_any_step_of_any_write_leaves_old_or_new_and_a_rerun_complete
             failures.append(f"{label}: {str(error)[:300]}")
     assert not failures, "\n".join(failures)
     assert not missing_bytecode, f"F6: installed modules lack bytecode after a crash and a rerun: {missing_bytecode}"
-    print(f"installer faults: {operation}: {len(list(_cases(writes, box.target)))} cases over {len(writes)} writes")
+    print(f"installer faults: {operation} shard {shard}: {len(mine)} cases over {len(writes)} writes")
 
 
 def test_after_a_crash_and_a_rerun_uninstall_leaves_no_folders_behind(tmp_path):
