@@ -27,13 +27,15 @@ DANGER_TIMEOUT = 10
 # Issue 42: Claude Code starts an entry on every UserPromptSubmit and PostToolBatch (neither a
 # matcher nor an `if` narrows those events: docs/e2e.md). Where every row of the entry can act
 # only on a payload holding one of a few words, the shell filters the payload first
-# (wiring.prefiltered) and no interpreter starts for the others.
+# (wiring.prefiltered, docs/install.md#the-payload-filter) and no interpreter starts for the others.
 # The gate on PostToolBatch: the host's answers to a Skill or Agent call naming what it does not
-# know (hooks/skill-redirect/skill_redirect.py's fast path tests the same two).
+# know; hooks/skill-redirect/skill_redirect.py's fast path tests the same two in the raw bytes,
+# ASCII case only (``bytes.lower()``): the filter's words, not ``decoded``.
 GATE_PAYLOAD_WORDS = {"PostToolBatch": ("unknown skill", "agent type")}
 # calibrated-silence/reactions on UserPromptSubmit records only a prompt that tells the assistant
-# to stop the warnings: ANNOYED in hooks/calibrated-silence/reactions.py, which cannot match
-# without one of these (tests/install/test_install_prefilter.py).
+# to stop the warnings: ANNOYED in hooks/calibrated-silence/reactions.py, whose every match holds
+# one of these (each ``_WHAT`` alternative starts with one), matched with ``re.I`` in the decoded
+# prompt: ``decoded`` (tests/install/test_install_prefilter.py ties the two).
 PROMPT_WORDS = ("warn", "advisor", "nag", "hookmux", "contraindication", "hazard", "safety")
 ROW_PAYLOAD_WORDS = {("UserPromptSubmit", "calibrated-silence/reactions"): PROMPT_WORDS}
 
@@ -55,7 +57,9 @@ class Entry:
         """This entry's command keeping script options a user added (``--trace``...)."""
         if not options or not self.script or self.url:
             return self.command
-        head = wiring.split_prefilter(self.command)[0]
+        head, _ = wiring.split_prefilter(self.command)
+        if any(option == "--manifest" or option.startswith("--manifest=") for option in options):
+            head = ""  # another manifest's rows: the filter, made for this tree's rows, does not apply
         return head + wiring.hook_command(self.python, self.script, self.event, options)
 
 
@@ -86,11 +90,13 @@ class HostEntry(Entry):
 
 
 def _entry(event: str, role: str, matcher: str | None, python: str, target: str, timeout,
-           words: tuple[str, ...] = (), user_layer: bool = False) -> Entry:
+           words: tuple[str, ...] = ()) -> Entry:
     tail = {"dispatch": wiring.DISPATCH_SCRIPT, "gate": wiring.GATE_SCRIPT, "serve": wiring.SERVE_SCRIPT,
             "danger": wiring.DANGER_SCRIPT}[role]
     script = str(Path(target).joinpath(*tail))
-    command = wiring.prefiltered(wiring.hook_command(python, script, event), words, user_layer)
+    # The dispatcher's rows read the decoded payload and a user layer may add rows; the gate reads bytes.
+    dispatch = role == "dispatch"
+    command = wiring.prefiltered(wiring.hook_command(python, script, event), words, user_layer=dispatch, decoded=dispatch)
     return Entry(event, role, matcher, command, timeout, python, script)
 
 
@@ -117,9 +123,8 @@ def _number(value):
 
 
 def claude_entries(manifest: dict, target: str, python: str) -> list[Entry]:
-    # A user layer may add rows to any event: the filtered dispatcher hands it every payload then.
     out = [_entry(event, "dispatch", spec.get("settings_matcher"), python, target,
-                  _number(spec.get("settings_timeout")), dispatch_payload_words(event, spec), user_layer=True)
+                  _number(spec.get("settings_timeout")), dispatch_payload_words(event, spec))
            for event, spec in _wired_events(manifest)]
     out += _claude_gates(python, target)
     out += [_entry(event, "danger", matcher, python, target, DANGER_TIMEOUT)
