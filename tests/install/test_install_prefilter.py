@@ -305,3 +305,11 @@ def test_the_plugin_file_carries_the_same_filters():
     head = wiring.prefiltered("", entries.PROMPT_WORDS, user_layer=True, decoded=True)
     assert prompt_line.startswith(head)
     assert batch_line.startswith(wiring.prefiltered("", entries.GATE_PAYLOAD_WORDS["PostToolBatch"]))
+
+
+def test_status_and_adopt_call_the_filtered_lines_hookmux_s(h):
+    status = h.hookmux("status", "--target", str(h.target), "--settings", str(h.settings), check=True).stdout
+    assert re.search(r"UserPromptSubmit\s+dispatch ok", status) and re.search(r"PostToolBatch\s+gate\s+ok", status)
+    plan = h.hookmux("adopt", "--target", str(h.target), "--settings", str(h.settings), "--json", check=True).stdout
+    entries_seen = [entry for entry in json.loads(plan)["entries"] if entry.get("event") in ("UserPromptSubmit", "PostToolBatch")]
+    assert [entry["kind"] for entry in entries_seen] == ["hookmux", "hookmux"], entries_seen
