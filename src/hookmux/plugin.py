@@ -16,6 +16,8 @@ from the plugin root::
 
     python3 -S -E "${CLAUDE_PLUGIN_ROOT}/hooks/_dispatch/dispatch.py" --hooks-root "${CLAUDE_PLUGIN_ROOT}/hooks" PreToolUse || true
 
+behind install's payload filter where install has one (UserPromptSubmit, PostToolBatch: issue 42).
+
 Without a ``python3`` on PATH the shell prints ``python3: command not found`` on stderr and
 exits 127; with the plugin folder gone CPython exits 2; ``|| true`` turns both into exit 0
 with nothing on stdout, so the tool call goes on without hookmux (docs/install.md).
@@ -64,7 +66,8 @@ def hooks_json(manifest: dict) -> dict:
     root_option = ("--hooks-root", '"%s/hooks"' % ROOT_VARIABLE)
     for entry in entries.claude_entries(manifest, "/", PYTHON):
         script = tuple(Path(entry.script).parts[1:])  # the tree-relative script of any role (dispatch, gates)
-        line = command(script, entry.event, root_option if entry.role == "dispatch" else ())
+        line = wiring.split_prefilter(entry.command)[0] + command(
+            script, entry.event, root_option if entry.role == "dispatch" else ())
         matcher = entry.matcher
         if entry.role == "gate" and entry.event == "PreToolUse" and matcher is not None:
             matcher += "|" + CODEX_AGENT_TOOL  # one file for all hosts: Codex's agent tool reaches the mirror

@@ -6,6 +6,7 @@ what is installed.
 from __future__ import annotations
 
 import os
+import re
 import shlex
 import shutil
 import subprocess
@@ -85,10 +86,71 @@ def hook_command(python: str, script: os.PathLike | str, event: str | None = Non
     return " ".join(parts) + " " + FAIL_OPEN
 
 
+# Issue 42: a payload filter the shell evaluates before any interpreter starts. The host starts
+# an entry on every UserPromptSubmit and PostToolBatch (no matcher or `if` narrows those events,
+# docs/e2e.md); when the entry's rows can only act on a payload holding one of a few words, the
+# shell reads the payload (`cat`), and only a payload holding one in any ASCII case is handed on
+# to the hook command. The rule (docs/install.md#the-payload-filter): the filter may let through
+# a payload nothing acts on, never hold back one something would act on. So:
+# - ``decoded`` (the consumer matches the parsed JSON text with ``re.I``, as the dispatcher's rows
+#   do): a payload holding a JSON ``\u`` escape (which may spell any letter) is handed on, and so
+#   is one holding a non-ASCII letter Python's case-insensitive match folds onto a letter of a
+#   word (UNICODE_FOLDS); not ``decoded`` (the consumer tests the raw bytes, ASCII case only, as
+#   the gate's fast path does): the words only.
+# - ``user_layer``: a user layer (whose rows may want every payload; it also brings a trusted
+#   project's layer) hands every payload on: HOOKMUX_CONFIG_DIR set, a user layer file, or no HOME.
+# The hook command itself is unchanged, so ``argv`` and the installer's parser read it as before.
+PREFILTER_HEAD = 'd=$(cat); case $d in '
+PREFILTER_PIPE = """ esac; printf '%s' "$d" | """
+USER_LAYER_TEST = ('[ -n "$HOOKMUX_CONFIG_DIR" ] || [ -z "$HOME" ] '
+                   '|| [ -e "${XDG_CONFIG_HOME:-$HOME/.config}/hookmux/manifest.json" ] '
+                   '|| [ -e "$HOME/.config/hookmux/manifest.json" ] || ')
+# The non-ASCII letters ``re.search(word, text, re.I)`` matches to an ASCII letter (all of them:
+# tests/common/test_wiring_prefilter.py recomputes this from ``re``).
+UNICODE_FOLDS = {"i": "\u0130\u0131", "k": "\u212a", "s": "\u017f"}
+JSON_ESCAPE = "*\\\\u*"  # sh: a backslash then ``u``, anywhere
+_WORD_GLOB = r"\*(?:\[[A-Z][a-z]\]|\\ )+\*"
+_GLOB = r"(?:%s|\*[%s]\*|%s)" % (_WORD_GLOB, "".join(sorted("".join(UNICODE_FOLDS.values()))), re.escape(JSON_ESCAPE))
+_PREFILTER = re.compile(r"%s%s(?:\|%s)*\) ;; \*\) (?:%s)?exit 0;;%s" % (
+    re.escape(PREFILTER_HEAD), _GLOB, _GLOB, re.escape(USER_LAYER_TEST), re.escape(PREFILTER_PIPE)))
+
+
+def payload_glob(words, decoded: bool = False) -> str:
+    """``*[Uu][Nn]...*|...``: a sh ``case`` pattern matching text that holds any of ``words`` in
+    any ASCII case; with ``decoded`` also text holding a JSON escape or a letter of UNICODE_FOLDS
+    that folds onto a letter of the words."""
+    out, folds = [], []
+    for word in words:
+        if not word or any(not (c.isascii() and (c.isalpha() or c == " ")) for c in word):
+            raise ValueError(f"a payload word is ASCII letters and spaces: {word!r}")
+        out.append("*%s*" % "".join("[%s%s]" % (c.upper(), c.lower()) if c != " " else "\\ " for c in word))
+        folds += [fold for c in word.lower() for fold in UNICODE_FOLDS.get(c, "")]
+    if decoded:
+        out += ["*%s*" % fold for fold in dict.fromkeys(folds)] + [JSON_ESCAPE]
+    return "|".join(out)
+
+
+def prefiltered(command: str, words=(), user_layer: bool = False, decoded: bool = False) -> str:
+    """``command`` behind the payload filter for ``words`` (``command`` itself without words)."""
+    if not words:
+        return command
+    fallback = USER_LAYER_TEST if user_layer else ""
+    return f"{PREFILTER_HEAD}{payload_glob(words, decoded)}) ;; *) {fallback}exit 0;;{PREFILTER_PIPE}{command}"
+
+
+def split_prefilter(command: str) -> tuple[str, str]:
+    """(the payload filter, the hook command): ``("", command)`` when there is none, or when the
+    text in front is not exactly a filter ``prefiltered`` writes (a user's own shell is not one)."""
+    found = _PREFILTER.match(command) if isinstance(command, str) else None
+    if found:
+        return command[: found.end()], command[found.end():]
+    return "", command
+
+
 def argv(command: str) -> list[str]:
     """The words of a command ``hook_command`` wrote, without the fail-open suffix: what runs
     when the command is started without a shell."""
-    words = shlex.split(command)
+    words = shlex.split(split_prefilter(command)[1])
     suffix = FAIL_OPEN.split()
     return words[: -len(suffix)] if words[-len(suffix):] == suffix else words
 

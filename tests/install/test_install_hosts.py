@@ -178,5 +178,7 @@ def test_a_shim_interpreter_is_resolved_to_the_real_one(h, tmp_path):
     shim.write_text(f'#!/bin/sh\nexec "{sys.executable}" "$@"\n')
     shim.chmod(0o755)
     h.install("--python", str(shim))
-    python = {cmd.split(" -S ")[0] for cmd in _commands(h, h.settings).values()}
+    from hookmux.wiring import split_prefilter
+
+    python = {split_prefilter(cmd)[1].split(" -S ")[0] for cmd in _commands(h, h.settings).values()}
     assert python == {os.path.realpath(sys.executable)} or python == {sys.executable}

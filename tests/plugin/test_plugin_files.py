@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from hookmux import plugin
+from hookmux import plugin, wiring
 from hookmux_testing import REPO, hermetic_env
 
 FORCE_PUSH = json.loads((REPO / "examples" / "pretooluse-bash-force-push.json").read_text())
@@ -41,7 +41,9 @@ def test_every_command_uses_python3_the_plugin_root_and_fails_open():
                 for hook in group["hooks"]]
     assert commands
     for command in commands:
+        command = wiring.split_prefilter(command)[1]  # the every-turn entries' payload filter (issue 42)
         assert command.startswith('python3 -S -E "${CLAUDE_PLUGIN_ROOT}/hooks/') and command.endswith(" || true")
+    assert sum(1 for command in commands if wiring.split_prefilter(command)[0]) == 2  # UserPromptSubmit, PostToolBatch
 
 
 def test_manifests_agree_with_the_package():
@@ -80,10 +82,15 @@ def test_the_dispatcher_entry_advises_from_the_plugin_root(tmp_path):
 def test_without_python3_on_path_every_entry_exits_0_and_says_nothing(tmp_path):
     bin_dir = tmp_path / "bin"  # a PATH with a shell's usual tools but no python3
     bin_dir.mkdir()
+    (bin_dir / "cat").symlink_to(shutil.which("cat"))  # the payload filter's (issue 42)
     env = hermetic_env(tmp_path, CLAUDE_PLUGIN_ROOT=str(plugin_root(tmp_path)), PATH=str(bin_dir))
-    for groups in committed()["hooks"].values():
+    # A payload each entry acts on: the filtered ones pass only one holding their words.
+    payloads = {"UserPromptSubmit": {"session_id": "s", "hook_event_name": "UserPromptSubmit", "prompt": "stop the warnings"},
+                "PostToolBatch": {"session_id": "s", "hook_event_name": "PostToolBatch", "tool_calls": [
+                    {"tool_name": "Skill", "tool_input": {"skill": "x"}, "tool_response": "Unknown skill: x"}]}}
+    for event, groups in committed()["hooks"].items():
         for group in groups:
-            proc = run_command(group["hooks"][0]["command"], env, FORCE_PUSH)
+            proc = run_command(group["hooks"][0]["command"], env, payloads.get(event, FORCE_PUSH))
             assert (proc.returncode, proc.stdout) == (0, "")
             assert "python3" in proc.stderr and "not found" in proc.stderr
 

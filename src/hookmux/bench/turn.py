@@ -186,7 +186,7 @@ def run_turn_bench(binary: Path, runs: int = 10, warmup: int = 1, wirings=WIRING
     started = time.monotonic()
     machine = {"nproc": len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count(),
                "cpu_model": report.cpu_model(), "loadavg_1min": report.loadavg()}
-    tmp = Path(tempfile.mkdtemp(prefix="hookmux-turn-"))
+    tmp = Path(tempfile.mkdtemp(prefix="turn-bench-"))
     runtime = tmp / "runtime"
     runtime.mkdir()
     table: dict[str, Wiring] = {}

@@ -32,6 +32,7 @@ from hookmux import resources
 from hookmux.doctor import plugins as plugin_roots
 from hookmux.installer import commands, gemini_extension, gemini_hooks, jsonfile, merge
 from hookmux.installer.jsonfile import JsonFileError
+from hookmux.wiring import split_prefilter
 
 _hosts = resources.runtime("hosts")
 CLAUDE, COPILOT, CODEX, GEMINI, CURSOR = _hosts.CLAUDE, _hosts.COPILOT, _hosts.CODEX, _hosts.GEMINI, _hosts.CURSOR
@@ -124,9 +125,9 @@ def plugin_resolver(root: str):
     def resolve(command):
         if not isinstance(command, str):
             return command
-        text = command.replace(plugin_roots.ROOT_VARIABLE, root)
+        head, text = split_prefilter(command.replace(plugin_roots.ROOT_VARIABLE, root))  # issue 42's filter stays
         prefix = plugin_roots.plugin.PYTHON + " "
-        return python + " " + text[len(prefix):] if text.startswith(prefix) else text
+        return head + (python + " " + text[len(prefix):] if text.startswith(prefix) else text)
     return resolve
 
 

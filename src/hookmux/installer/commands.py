@@ -9,7 +9,8 @@ writes it, in any form hookmux ever wrote or a user may reasonably edit it into:
 are ``-S``, ``-E``, ``-SE``, ``-X opt``...; script options are the ones the script accepts
 (dispatcher: ``--trace``, ``--manifest PATH``, ``--hooks-root DIR``, also as ``--opt=value``;
 gate: ``--skills-dir DIR``); the suffix is ``|| true`` (also ``|| :``, ``; true``, ``|| exit 0``)
-or none (before 0.x), after ``2>/dev/null`` on Gemini CLI. It belongs to a target when the script lies directly in that target,
+or none (before 0.x), after ``2>/dev/null`` on Gemini CLI. The command may follow the payload
+filter ``wiring.prefiltered`` writes (issue 42: ``d=$(cat); case $d in ... esac; printf '%s' "$d" | ``). It belongs to a target when the script lies directly in that target,
 compared by real path (a symlinked HOME is one target, not two).
 
 ``references`` is looser: any word of any command that names one of a target's two scripts.
@@ -23,7 +24,7 @@ import shlex
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from hookmux.wiring import DANGER_SCRIPT, DISPATCH_SCRIPT, GATE_SCRIPT, SERVE_SCRIPT
+from hookmux.wiring import DANGER_SCRIPT, DISPATCH_SCRIPT, GATE_SCRIPT, SERVE_SCRIPT, split_prefilter
 
 ROLES = {"dispatch": DISPATCH_SCRIPT, "gate": GATE_SCRIPT, "serve": SERVE_SCRIPT, "danger": DANGER_SCRIPT}
 _PYTHON_FLAGS = re.compile(r"-[bBdEiIOqsSuvRP]+")
@@ -50,6 +51,7 @@ class HookmuxCommand:
     target: str  # the folder holding _dispatch/ and skill-redirect/
     options: tuple[str, ...] = field(default=())  # the script options, as written
     fail_open: bool = False  # ends in a fail-open suffix
+    prefilter: str = ""  # the payload filter in front of it (wiring.prefiltered), as written
 
 
 def words(command: str) -> list[str] | None:
@@ -77,6 +79,7 @@ def parse(command: object) -> HookmuxCommand | None:
         return None
     if command.startswith("http://"):
         return parse_url(command)
+    prefilter, command = split_prefilter(command)
     tokens = words(command)
     if not tokens or not os.path.isabs(tokens[0]):
         return None
@@ -106,7 +109,7 @@ def parse(command: object) -> HookmuxCommand | None:
     options, event = _script_args(tokens[index + 1:], OPTIONS[role])
     if options is None:
         return None
-    return HookmuxCommand(role, tokens[0], tokens[index], event, target, tuple(options), fail_open)
+    return HookmuxCommand(role, tokens[0], tokens[index], event, target, tuple(options), fail_open, prefilter)
 
 
 def parse_url(url: str) -> HookmuxCommand | None:

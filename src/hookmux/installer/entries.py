@@ -27,6 +27,20 @@ CLAUDE_DANGER_TOOLS = "Bash|bash|Write|Edit|MultiEdit|NotebookEdit|create|edit"
 CLAUDE_DANGER_EVENTS = {"PreToolUse": matchers.with_mcp_shells("claude", CLAUDE_DANGER_TOOLS)}
 COPILOT_DANGER_EVENTS = {"preToolUse": "bash|create|edit"}
 DANGER_TIMEOUT = 10
+# Issue 42: Claude Code starts an entry on every UserPromptSubmit and PostToolBatch (neither a
+# matcher nor an `if` narrows those events: docs/e2e.md). Where every row of the entry can act
+# only on a payload holding one of a few words, the shell filters the payload first
+# (wiring.prefiltered, docs/install.md#the-payload-filter) and no interpreter starts for the others.
+# The gate on PostToolBatch: the host's answers to a Skill or Agent call naming what it does not
+# know; hooks/skill-redirect/skill_redirect.py's fast path tests the same two in the raw bytes,
+# ASCII case only (``bytes.lower()``): the filter's words, not ``decoded``.
+GATE_PAYLOAD_WORDS = {"PostToolBatch": ("unknown skill", "agent type")}
+# calibrated-silence/reactions on UserPromptSubmit records only a prompt that tells the assistant
+# to stop the warnings: ANNOYED in hooks/calibrated-silence/reactions.py, whose every match holds
+# one of these (each ``_WHAT`` alternative starts with one), matched with ``re.I`` in the decoded
+# prompt: ``decoded`` (tests/install/test_install_prefilter.py ties the two).
+PROMPT_WORDS = ("warn", "advisor", "nag", "hookmux", "contraindication", "hazard", "safety")
+ROW_PAYLOAD_WORDS = {("UserPromptSubmit", "calibrated-silence/reactions"): PROMPT_WORDS}
 
 
 
@@ -46,7 +60,10 @@ class Entry:
         """This entry's command keeping script options a user added (``--trace``...)."""
         if not options or not self.script or self.url:
             return self.command
-        return wiring.hook_command(self.python, self.script, self.event, options)
+        head, _ = wiring.split_prefilter(self.command)
+        if any(option == "--manifest" or option.startswith("--manifest=") for option in options):
+            head = ""  # another manifest's rows: the filter, made for this tree's rows, does not apply
+        return head + wiring.hook_command(self.python, self.script, self.event, options)
 
 
 def with_host(host_args: tuple[str, ...], options) -> tuple[str, ...]:
@@ -75,11 +92,27 @@ class HostEntry(Entry):
         return self.render(self.python, self.script, self.event, tuple(options))
 
 
-def _entry(event: str, role: str, matcher: str | None, python: str, target: str, timeout) -> Entry:
+def _entry(event: str, role: str, matcher: str | None, python: str, target: str, timeout,
+           words: tuple[str, ...] = ()) -> Entry:
     tail = {"dispatch": wiring.DISPATCH_SCRIPT, "gate": wiring.GATE_SCRIPT, "serve": wiring.SERVE_SCRIPT,
             "danger": wiring.DANGER_SCRIPT}[role]
     script = str(Path(target).joinpath(*tail))
-    return Entry(event, role, matcher, wiring.hook_command(python, script, event), timeout, python, script)
+    # The dispatcher's rows read the decoded payload and a user layer may add rows; the gate reads bytes.
+    dispatch = role == "dispatch"
+    command = wiring.prefiltered(wiring.hook_command(python, script, event), words, user_layer=dispatch, decoded=dispatch)
+    return Entry(event, role, matcher, command, timeout, python, script)
+
+
+def dispatch_payload_words(event: str, spec: dict) -> tuple[str, ...]:
+    """The words one of which a payload of ``event`` must hold for any of ``spec``'s rows to act
+    (ROW_PAYLOAD_WORDS); () when a row may act on any payload."""
+    words: list[str] = []
+    for check in spec.get("checks") or []:
+        found = ROW_PAYLOAD_WORDS.get((event, check.get("name") if isinstance(check, dict) else None))
+        if not found:
+            return ()
+        words += found
+    return tuple(dict.fromkeys(words))
 
 
 def _wired_events(manifest: dict):
@@ -94,10 +127,9 @@ def _number(value):
 
 def claude_entries(manifest: dict, target: str, python: str) -> list[Entry]:
     out = [_entry(event, "dispatch", spec.get("settings_matcher"), python, target,
-                  _number(spec.get("settings_timeout")))
+                  _number(spec.get("settings_timeout")), dispatch_payload_words(event, spec))
            for event, spec in _wired_events(manifest)]
-    out += [_entry(event, "gate", matcher, python, target, GATE_TIMEOUT)
-            for event, matcher in CLAUDE_GATE_EVENTS.items()]
+    out += _claude_gates(python, target)
     out += [_entry(event, "danger", matcher, python, target, DANGER_TIMEOUT)
             for event, matcher in CLAUDE_DANGER_EVENTS.items()]
     return out
@@ -124,11 +156,15 @@ def claude_serve_entries(manifest: dict, target: str, python: str, create: bool 
         out.append(Entry(event, "dispatch", spec.get("settings_matcher"), url,
                          _number(spec.get("settings_timeout")), url=url))
     out.append(_entry("SessionStart", "serve", None, python, target, SERVE_START_TIMEOUT))
-    out += [_entry(event, "gate", matcher, python, target, GATE_TIMEOUT)
-            for event, matcher in CLAUDE_GATE_EVENTS.items()]
+    out += _claude_gates(python, target)
     out += [_entry(event, "danger", matcher, python, target, DANGER_TIMEOUT)
             for event, matcher in CLAUDE_DANGER_EVENTS.items()]
     return out
+
+
+def _claude_gates(python: str, target: str) -> list[Entry]:
+    return [_entry(event, "gate", matcher, python, target, GATE_TIMEOUT, GATE_PAYLOAD_WORDS.get(event, ()))
+            for event, matcher in CLAUDE_GATE_EVENTS.items()]
 
 
 def copilot_entries(manifest: dict, target: str, python: str) -> list[Entry]:
