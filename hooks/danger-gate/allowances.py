@@ -228,9 +228,10 @@ def read_recent(state_dir):
             and isinstance(item.get("at"), (int, float))][-RECENT_MAX:]
 
 
-def record_denial(state_dir, command, project, file_lock, limit=4000):
+def record_denial(state_dir, command, project, state, limit=4000):
     """Add ``command`` (denied in ``project``) to recent-denials.json: the last RECENT_MAX,
-    one per (command, project), 0600. A command longer than ``limit`` is not kept."""
+    one per (command, project), 0600. A command longer than ``limit`` is not kept.
+    ``state``: ``_common.state`` (its lock and its atomic writer, the hooks' one)."""
     import json
 
     command = command.strip()
@@ -240,31 +241,17 @@ def record_denial(state_dir, command, project, file_lock, limit=4000):
     os.makedirs(directory, mode=0o700, exist_ok=True)
     if not _owned_private(os.lstat(directory), True):
         return
-    with file_lock(lock_path(state_dir), 1.0):
+    with state.file_lock(lock_path(state_dir), 1.0):
         items = [item for item in read_recent(state_dir)
                  if not (item["command"] == command and item["project"] == project)]
         items.append({"command": command, "project": project, "at": time.time()})
-        _replace(directory, recent_path(state_dir), json.dumps({"version": VERSION, "denied": items[-RECENT_MAX:]},
-                                                               indent=2) + "\n")
+        state.atomic_write_text(recent_path(state_dir),
+                                json.dumps({"version": VERSION, "denied": items[-RECENT_MAX:]}, indent=2) + "\n")
 
 
-def _replace(directory, target, text):
-    temp = os.path.join(directory, ".%s.%d.%s.tmp" % (os.path.basename(target), os.getpid(), os.urandom(4).hex()))
-    fd = os.open(temp, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
-    try:
-        with os.fdopen(fd, "w", encoding="utf-8") as handle:
-            handle.write(text)
-        os.replace(temp, target)
-    except BaseException:
-        try:
-            os.unlink(temp)
-        except OSError:
-            pass
-        raise
-
-
-def write(state_dir, entries):
-    """Replace the file with ``entries`` (expired ones dropped), atomically, 0600."""
+def write(state_dir, entries, state):
+    """Replace the file with ``entries`` (expired ones dropped), atomically, 0600, by
+    ``state.atomic_write_text`` (``state``: ``_common.state``)."""
     import json
 
     directory = folder(state_dir)
@@ -274,7 +261,7 @@ def write(state_dir, entries):
         raise PermissionError("%s is not a private folder of this user" % directory)
     kept = live(entries)[-MAX_ENTRIES:]
     text = json.dumps({"version": VERSION, "allowances": kept}, indent=2, sort_keys=True) + "\n"
-    _replace(directory, path(state_dir), text)
+    state.atomic_write_text(path(state_dir), text)
 
 
 def lock_path(state_dir):
@@ -282,14 +269,14 @@ def lock_path(state_dir):
     return os.path.join(folder(state_dir), LOCK)
 
 
-def consume(state_dir, entry, file_lock):
+def consume(state_dir, entry, state):
     """Remove a used ``once`` entry; False when it was gone already (another call used it).
-    ``file_lock``: ``_common.state.file_lock``."""
-    with file_lock(lock_path(state_dir), 1.0):
+    ``state``: ``_common.state``."""
+    with state.file_lock(lock_path(state_dir), 1.0):
         entries = read(state_dir)
         for index, stored in enumerate(entries):
             if stored == entry:
                 del entries[index]
-                write(state_dir, entries)
+                write(state_dir, entries, state)
                 return True
     return False

@@ -396,7 +396,7 @@ def allowed(command, project, consume=True):
         return False
     if entry.get("once") and consume:
         try:
-            return allowances.consume(directory, entry, state.file_lock)
+            return allowances.consume(directory, entry, state)
         except (OSError, ValueError):
             return False
     return True
@@ -405,7 +405,7 @@ def allowed(command, project, consume=True):
 def remember(command, project):
     """Keep ``command`` among the last denied ones, for ``hookmux allow --last`` (never fails)."""
     try:
-        allowances.record_denial(state.state_dir(), command, project, state.file_lock, MAX_SHOWN_COMMAND)
+        allowances.record_denial(state.state_dir(), command, project, state, MAX_SHOWN_COMMAND)
     except Exception:
         pass
 

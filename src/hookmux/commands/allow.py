@@ -80,14 +80,15 @@ def run(args: argparse.Namespace) -> int:
     if not args.last and (not args.command or not args.command.strip()):
         raise HookmuxError("name the command to allow, or pick one the gate denied: hookmux allow --last")
     seconds = DEFAULT_SECONDS if args.once or args.duration is None else parse_duration(args.duration)
-    lock = resources.runtime("state").file_lock
+    state = resources.runtime("state")
+    lock = state.file_lock
     if args.revoke:
         project = module.project_root(os.path.abspath(args.cwd or os.getcwd()))
         command = args.command.strip()
         os.makedirs(module.folder(directory), mode=0o700, exist_ok=True)
         with lock(module.lock_path(directory), 5.0):
             module.write(directory, [e for e in module.live(module.read(directory))
-                                     if not (e["command"] == command and e["project"] == project)])
+                                     if not (e["command"] == command and e["project"] == project)], state)
         sys.stdout.write(f"revoked: {command}\n  in {project}\n")
         return 0
     how = "once" if args.once else f"for {_span(seconds)}"
@@ -119,7 +120,7 @@ def run(args: argparse.Namespace) -> int:
         now = time.time()
         entry = module.sign(key, {"command": command, "project": project, "created": now,
                                   "expires": now + seconds, "once": bool(args.once)})
-        module.write(directory, entries + [entry])
+        module.write(directory, entries + [entry], state)
     sys.stdout.write(f"allowed {how}: {command}\n  in {project}\n  until {_when(entry['expires'])}"
                      f"{' (or its first run)' if args.once else ''}\n")
     return 0
