@@ -109,12 +109,14 @@ _DIGESTS = {}
 
 
 def stamp_of(path):
-    """``mtime_ns:size:inode`` of the script, ``-`` when it is missing."""
+    """The script's ``warm.stamp_of`` (inode, ctime, size) as ``ino:ctime_ns:size``, ``-`` when it
+    is missing: the one file stamp of the hooks."""
+    from . import warm
+
     try:
-        info = os.stat(path)
+        return "%d:%d:%d" % warm.stamp_of(os.stat(path))
     except (OSError, ValueError):
         return "-"
-    return "%d:%d:%d" % (info.st_mtime_ns, info.st_size, info.st_ino)
 
 
 def read(path):

@@ -212,11 +212,12 @@ def _read_document(path):
 def load_rows(path=REGISTRY):
     """The registry's usable rows; malformed ones are skipped (a bad regex is skipped when matching).
 
-    Kept per file while its (mtime, size, inode) stays: a process that runs this check
-    again (``hookmux serve``'s workers) reads the registry once, and again when it changes."""
+    Kept per file while its ``warm.stamp_of`` stays: a process that runs this check again
+    (``hookmux serve``'s workers) reads the registry once, and again when it changes."""
+    from _common import warm
+
     try:
-        info = os.stat(path)
-        stamp = (info.st_mtime_ns, info.st_size, info.st_ino)
+        stamp = warm.stamp_of(os.stat(path))
     except OSError:
         return []
     known = _ROWS.get(path)
