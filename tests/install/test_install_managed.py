@@ -160,7 +160,8 @@ def test_codex_requirements_wire_the_gate_keep_the_admins_keys_and_uninstall_tak
     assert data["hooks"]["managed_dir"] == str(tree)
     gate = _codex_gate(requirements)
     expected = codex_hooks.command(SYSTEM_PYTHON, gate_script, "PreToolUse")
-    assert gate == [{"type": "command", "command": expected, "timeout": 10, "matcher": "Bash|apply_patch"}]
+    assert gate == [{"type": "command", "command": expected, "timeout": 10,
+                     "matcher": codex_hooks.DANGER_EVENTS["PreToolUse"]}]
     assert "--host codex" in expected
     for path in (requirements, requirements.parent):
         info = path.lstat()
