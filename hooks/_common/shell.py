@@ -855,7 +855,7 @@ def _first_program(raws):
             while index < len(words) - 1 and _assignment(words[index]) is not None:
                 index += 1
             name = program_name(render(words[index]))
-            if name in _WRAPPERS and index + 1 < len(words):
+            if name in _WRAPPERS and name not in _RUNS_LATER and index + 1 < len(words):
                 name = program_name(render(words[index + 1]))
             return name
     return ""
@@ -913,6 +913,18 @@ def _declare(words, env):
             env[render(word)] = UNKNOWN_VALUE
 
 
+def _named_by_variable(words, assigns):
+    """``R=rm; $R -rf x``, ``RM="rm -rf"; $RM x``: a command word that is only a variable the call
+    set runs its value's words (split as the shell splits an unquoted expansion)."""
+    first = words[0]
+    if len(first) != 1 or first[0][0] != "var":
+        return words
+    value = assigns.get(first[0][1])
+    if not value or value == UNKNOWN_VALUE or not value.split():
+        return words
+    return [_lit(word) for word in value.split()] + list(words[1:])
+
+
 def _interpret(words, origin, env, depth, dialect, budget, out, raw=None, unknown=False, piped=""):
     words = list(words)
     local = None
@@ -937,6 +949,7 @@ def _interpret(words, origin, env, depth, dialect, budget, out, raw=None, unknow
         budget.stopped = True
         return
     budget.commands += 1
+    words = _named_by_variable(words, assigns)
     for _ in range(16):  # wrappers in wrappers: sudo env nice timeout …
         name = program_name(render(words[0]))
         unwrap = _WRAPPERS.get(name)
@@ -1182,6 +1195,100 @@ def _unwrap_parallel(words, assigns, origin, depth, dialect, budget, out):
     return rest
 
 
+def _unwrap_flock(words, assigns, origin, depth, dialect, budget, out):
+    """``flock [opts] FILE COMMAND…`` runs COMMAND; ``flock [opts] FILE -c 'STRING'`` a shell string;
+    ``flock [opts] FD`` (a number) runs nothing."""
+    index, lock_seen = 1, False
+    while index < len(words):
+        word = render(words[index])
+        if word in ("-c", "--command") and index + 1 < len(words):
+            _read_into(render(words[index + 1]), origin + ("flock -c",), dict(assigns), depth + 1, dialect,
+                       budget, out)
+            return []
+        if word == "--":
+            index += 1
+            continue
+        if word.startswith("-") and len(word) > 1:
+            index += 2 if word in ("-w", "--wait", "--timeout", "-E", "--conflict-exit-code") else 1
+            continue
+        if lock_seen:
+            return words[index:]
+        lock_seen = True
+        index += 1
+    return []
+
+
+def _unwrap_script(words, assigns, origin, depth, dialect, budget, out):
+    """``script -qc 'STRING' [FILE]`` (util-linux): the string runs in a shell; else nothing runs
+    but the user's shell."""
+    for index, word in enumerate(words[1:-1], 1):
+        text = render(word)
+        if text in ("-c", "--command") or text.startswith("-") and not text.startswith("--") and text.endswith("c"):
+            _read_into(render(words[index + 1]), origin + ("script -c",), dict(assigns), depth + 1, dialect,
+                       budget, out)
+            return []
+    for word in words[1:]:
+        text = render(word)
+        if text.startswith("--command="):
+            _read_into(text.split("=", 1)[1], origin + ("script -c",), dict(assigns), depth + 1, dialect, budget,
+                       out)
+            return []
+    return None
+
+
+#: Project runners whose ``run`` (``exec``, ``dlx``) subcommand runs the words after its options:
+#: runner -> (subcommands, option letters taking a value, long options taking a value).
+_RUNNERS = {
+    "uv": (("run",), "pw", ("--with", "--python", "--package", "--directory", "--project", "--env-file",
+                              "--extra", "--group", "--index", "--with-requirements", "--with-editable")),
+    "poetry": (("run",), "CP", ("--directory", "--project")),
+    "pipenv": (("run",), "", ()),
+    "pdm": (("run",), "p", ("--project",)),
+    "hatch": (("run",), "", ()),
+    "pnpm": (("exec", "dlx"), "C", ("--dir", "--filter", "--package")),
+    "yarn": (("exec", "dlx"), "p", ("--package",)),
+    "npm": (("exec", "x"), "cpw", ("--package", "--call", "--workspace")),
+}
+
+
+def _unwrap_runner(words, assigns, origin, depth, dialect, budget, out):
+    name = program_name(render(words[0]))
+    subcommands, letters, longs = _RUNNERS[name]
+    index = _skip_options(words, 1, letters, longs)
+    if index >= len(words) or render(words[index]) not in subcommands:
+        return None
+    index = _skip_options(words, index + 1, letters, longs)
+    return words[index:]
+
+
+def _unwrap_npx(words, assigns, origin, depth, dialect, budget, out):
+    """``npx [-y] [-p PKG] PROGRAM ARGS…``, ``bunx``, ``uvx``, ``pipx run``: PROGRAM runs."""
+    index = 1
+    if program_name(render(words[0])) == "pipx":
+        if len(words) < 2 or render(words[1]) != "run":
+            return None
+        index = 2
+    index = _skip_options(words, index, "pc", ("--package", "--call", "--from", "--with", "--python", "--spec"))
+    return words[index:]
+
+
+#: tmux commands whose trailing words are a shell command (``send-keys`` types them).
+_TMUX_RUNS = frozenset(("new-session", "new", "new-window", "neww", "split-window", "splitw", "respawn-pane",
+                        "respawnp", "respawn-window", "respawnw", "run-shell", "run", "send-keys", "send"))
+_TMUX_KEYS = frozenset(("Enter", "C-m", "KPEnter", "C-j"))
+
+
+def _unwrap_tmux(words, assigns, origin, depth, dialect, budget, out):
+    index = _skip_options(words, 1, "LSfT", ())
+    if index >= len(words) or render(words[index]) not in _TMUX_RUNS:
+        return None
+    index = _skip_options(words, index + 1, "cstnexyFlpb", ())
+    rest = [render(word) for word in words[index:] if render(word) not in _TMUX_KEYS]
+    if rest:
+        _read_into(" ".join(rest), origin + ("tmux",), dict(assigns), depth + 1, dialect, budget, out)
+    return []
+
+
 _WRAPPERS = {
     "sudo": _plain_wrapper("ughpCDrtUTR", ("--user", "--group", "--host", "--prompt", "--close-from",
                                            "--chdir", "--role", "--type", "--other-user", "--command-timeout")),
@@ -1207,7 +1314,21 @@ _WRAPPERS = {
     "busybox": _unwrap_busybox,
     "xargs": _unwrap_xargs,
     "parallel": _unwrap_parallel,
+    "flock": _unwrap_flock,
+    "script": _unwrap_script,
+    "systemd-run": _plain_wrapper("upEMHS", ("--unit", "--property", "--setenv", "--host", "--machine", "--uid",
+                                             "--gid", "--nice", "--working-directory", "--description", "--slice",
+                                             "--on-active", "--on-boot", "--on-startup", "--on-calendar",
+                                             "--timer-property", "--path-property", "--socket-property")),
+    "tmux": _unwrap_tmux,
+    "npx": _unwrap_npx,
+    "bunx": _unwrap_npx,
+    "uvx": _unwrap_npx,
+    "pipx": _unwrap_npx,
 }
+_WRAPPERS.update((name, _unwrap_runner) for name in _RUNNERS)
+#: Wrappers whose next word is not the program they run (a lock file, a subcommand, an option).
+_RUNS_LATER = frozenset(("flock", "script", "systemd-run", "tmux", "npx", "bunx", "uvx", "pipx")) | frozenset(_RUNNERS)
 WRAPPERS = frozenset(_WRAPPERS)
 # Every program the reader does more with than list its words (see plain_command_needs_reader).
 LOOKED_THROUGH = WRAPPERS | _SHELLS | frozenset((

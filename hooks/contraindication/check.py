@@ -333,7 +333,8 @@ _LOOKED_THROUGH = frozenset((
     "chrt", "taskset", "setsid", "nocorrect", "noglob", "unbuffer", "chronic", "caffeinate", "busybox", "xargs",
     "parallel", "sh", "bash", "zsh", "dash", "ksh", "mksh", "ash", "yash", "posh", "fish", "csh", "tcsh", "eval",
     "find", "gfind", "fd", "watch", "su", "pwsh", "powershell", "python", "pypy", "node", "nodejs", "bun", "deno",
-    "ruby", "jruby", "perl", "php", "awk", "gawk", "mawk", "nawk"))
+    "ruby", "jruby", "perl", "php", "awk", "gawk", "mawk", "nawk", "flock", "script", "systemd-run", "tmux", "npx",
+    "bunx", "uvx", "pipx", "uv", "poetry", "pipenv", "pdm", "hatch", "pnpm", "yarn", "npm"))
 
 
 def shell_dialect(tool_name):

@@ -18,7 +18,7 @@ FOLDER_KEYS = (b'"dir_path"', b'"workdir"', b'"working_directory"', b'"cwd"', b'
 #: Every program a shipped row of dangers.json matches (a test keeps them equal).
 PROGRAMS = (
     b"rm", b"find", b"dd", b"git", b"mkfs", b"mke2fs", b"mkswap", b"wipefs", b"shred", b"blkdiscard", b"rsync",
-    b"truncate", b"cp", b"mv", b"tar", b"gtar", b"bsdtar", b"zip",
+    b"truncate", b"cp", b"mv", b"tar", b"gtar", b"bsdtar", b"zip", b"rimraf",
 )
 #: Library calls the shell reader reads as ``rm -r`` in interpreter one-liners (``fs.rm``
 #: and shell-outs such as ``os.system('rm …')`` name ``rm`` as a word already).

@@ -69,6 +69,26 @@ def test_segments(command, expected):
     ("nice -n 5 ionice -c3 timeout -s KILL 10 stdbuf -oL nohup time -p rm -rf /x", ("rm", "-rf", "/x"),
      ("nice", "ionice", "timeout", "stdbuf", "nohup", "time")),
     ("command exec builtin doas busybox rm -rf /x", ("rm", "-rf", "/x"), ("command", "exec", "builtin", "doas", "busybox")),
+    # issue 39: wrappers that run their trailing words or a shell string, a command word that is a variable
+    ("flock /tmp/l rm -rf /x", ("rm", "-rf", "/x"), ("flock",)),
+    ("flock -w 5 -E 3 /tmp/l -c 'rm -rf /x'", ("rm", "-rf", "/x"), ("flock -c",)),
+    ("script -qc 'rm -rf /x' /dev/null", ("rm", "-rf", "/x"), ("script -c",)),
+    ("script --command='git reset --hard' log", ("git", "reset", "--hard"), ("script -c",)),
+    ("systemd-run --user --unit t -p X=1 -E A=b rm -rf /x", ("rm", "-rf", "/x"), ("systemd-run",)),
+    ("tmux new-session -d -s w -c /tmp 'rm -rf /x'", ("rm", "-rf", "/x"), ("tmux",)),
+    ("tmux send-keys -t w 'git clean -fdx' Enter", ("git", "clean", "-fdx"), ("tmux",)),
+    ("uv run --with rich --python 3.12 rm -rf /x", ("rm", "-rf", "/x"), ("uv",)),
+    ("poetry run git reset --hard", ("git", "reset", "--hard"), ("poetry",)),
+    ("pipenv run rm -rf /x", ("rm", "-rf", "/x"), ("pipenv",)),
+    ("npx -y rimraf /x", ("rimraf", "/x"), ("npx",)),
+    ("npm exec -- rimraf /x", ("rimraf", "/x"), ("npm",)),
+    ("pnpm dlx rimraf /x", ("rimraf", "/x"), ("pnpm",)),
+    ("yarn dlx rimraf /x", ("rimraf", "/x"), ("yarn",)),
+    ("pipx run rimraf /x", ("rimraf", "/x"), ("pipx",)),
+    ("bunx rimraf /x", ("rimraf", "/x"), ("bunx",)),
+    ("R=rm; $R -rf /x", ("rm", "-rf", "/x"), ()),
+    ('RM="rm -rf"; $RM /x', ("rm", "-rf", "/x"), ()),
+    ("export G=git; sudo $G reset --hard", ("git", "reset", "--hard"), ("sudo",)),
     ("sh -c 'git reset --hard'", ("git", "reset", "--hard"), ("sh -c",)),
     ("bash -lc \"rm -rf /x\"", ("rm", "-rf", "/x"), ("bash -c",)),
     ("bash -o pipefail -ec 'rm -rf /x'", ("rm", "-rf", "/x"), ("bash -c",)),
@@ -87,6 +107,21 @@ def test_segments(command, expected):
 ])
 def test_commands_are_found_where_they_run(command, argv, origin):
     assert (argv, origin) in found(command)
+
+
+@pytest.mark.parametrize("command, argv", [
+    ("npm publish", ("npm", "publish")), ("npm install rimraf", ("npm", "install", "rimraf")),
+    ("uv pip install rm", ("uv", "pip", "install", "rm")), ("poetry install", ("poetry", "install")),
+    ("tmux ls", ("tmux", "ls")), ("tmux attach -t w", ("tmux", "attach", "-t", "w")),
+    ("script session.log", ("script", "session.log")), ("pipx install ruff", ("pipx", "install", "ruff")),
+    ("$EDITOR notes.txt", ("$EDITOR", "notes.txt")), ("for c in a; do $c -rf /x; done", ("$c", "-rf", "/x")),
+])
+def test_a_runner_without_its_run_word_and_an_unset_variable_are_read_as_they_stand(command, argv):
+    assert argv in [c.argv for c in shell.read(command)]
+
+
+def test_flock_on_a_descriptor_runs_nothing():
+    assert [c.argv for c in shell.read("flock 9")] == []
 
 
 @pytest.mark.parametrize("command, program", [

@@ -31,7 +31,13 @@ block("wrappers",
       "stdbuf -oL rm -rf ~/Documents", "ionice -c3 rm -rf ~/Documents", "time rm -rf ~/Documents",
       "doas rm -rf ~/Documents", "sudo nice -n 5 timeout 60 env rm -rf ~/Documents",
       "xargs rm -rf ~/Documents < /dev/null", "xargs -0 rm -rf ~/.ssh", "setsid rm -rf ~/.ssh",
-      "LC_ALL=C rm -rf ~/Documents", "busybox rm -rf ~/Documents")
+      "LC_ALL=C rm -rf ~/Documents", "busybox rm -rf ~/Documents",
+      # issue 39: wrappers that run a trailing command or a shell string, and a variable command word
+      "flock /tmp/lock rm -rf ~/Documents", "flock -n /tmp/lock -c 'rm -rf ~/.ssh'",
+      "script -qc 'rm -rf ~/Documents' /dev/null", "systemd-run --user --wait rm -rf ~/Documents",
+      "tmux new-session -d 'rm -rf ~/Documents'", "tmux send-keys -t main 'rm -rf ~/Documents' Enter",
+      "uv run rm -rf ~/Documents", "poetry run rm -rf ~/Documents", "npx rimraf ~/Documents",
+      "pnpm dlx rimraf ~", "R=rm; $R -rf ~/Documents", 'RM="rm -rf"; $RM ~/.ssh')
 block("shells",
       "sh -c 'rm -rf ~/Documents'", "bash -lc 'rm -rf ~/Documents'", 'bash -c "rm -rf ~/Documents"',
       "zsh -c 'rm -rf ~/.ssh'", "dash -c 'rm -rf ~/Documents'", "/bin/bash -c 'rm -rf ~/Documents'",
@@ -103,6 +109,13 @@ block("git", "git reset --hard", "git reset --hard HEAD~0", "git checkout HEAD -
 block("git", "git clean -fd", "git clean -f", "git clean -fdx", "git clean -xdf", "git clean --force -d",
       "git clean -d -f", "git clean -f -- new.txt", repo="untracked")
 block("git", "git stash clear", "git stash drop", "git stash drop stash@{0}", "git stash drop -q", repo="stashed")
+
+# -- false blocks: the new wrappers run what is harmless, or are themselves (issue 39) ----------
+passes("wrappers",
+       "npx rimraf dist", "pnpm dlx rimraf node_modules/.cache", "uv run pytest -q", "poetry run rm -rf build",
+       "flock /tmp/lock make", "tmux new-session -d 'npm run dev'", "tmux send-keys -t main 'ls -la' Enter",
+       "script -qc 'ls ~/Documents' /dev/null", "npm install rimraf", "uv pip install rm", "tmux kill-server",
+       "R=ls; $R -la ~/Documents", "$EDITOR ~/Documents/notes.txt")
 
 # -- false blocks: text -----------------------------------------------------------------------
 passes("text",
