@@ -960,7 +960,7 @@ def _interpret(words, origin, env, depth, dialect, budget, out, raw=None, unknow
             break
         if not inner:
             return
-        words = inner
+        words = _named_by_variable(inner, assigns)
         origin = origin + (name,)
         if name in ("xargs", "parallel"):
             unknown = True  # what it is fed, not a find's files
