@@ -9,8 +9,9 @@ repository, no git, slower than the time left, any error): the caller passes the
 Git is the one of a trusted folder (``TRUSTED_BIN``; not the PATH an agent can write), started
 with an environment of hookmux's own: no ``GIT_*`` of the host's or the command's (the
 repository comes in as arguments), optional locks off (a status never takes the index lock
-another git holds), no pager, no prompts, and ``core.fsmonitor`` and hooks off (a
-repository's config cannot start a program through the gate).
+another git holds), no pager, no prompts, ``core.fsmonitor`` and hooks off, and every filter driver the
+repository's configuration names emptied for a status (``Git._filters_off``): a repository's
+config cannot start a program through the gate.
 """
 import os
 import time
@@ -53,6 +54,7 @@ class Git:
         base.update(_ENV)
         base["PATH"] = os.pathsep.join(TRUSTED_BIN)
         self.env = base
+        self._filters = {}
 
     def run(self, repo, args):
         """git's stdout (bytes) for ``args`` asked of ``repo`` (a ``judges.Repo``), or None when it
@@ -62,16 +64,54 @@ class Git:
         if left <= 0.05 or not cwd or not os.path.isdir(cwd) or self.git is None:
             return None
         argv = [self.git, "-C", cwd, "-c", "core.fsmonitor=false", "-c", "core.quotepath=off",
-                "-c", "core.hooksPath=" + os.devnull, *repo.args, *args]
+                "-c", "core.hooksPath=" + os.devnull, *repo.args]
         env = self.env
         if repo.index_file:
             env = dict(env, GIT_INDEX_FILE=repo.index_file)
+        if args[0] == "status":  # it may hash work-tree files through the repository's filters
+            off = self._filters_off(argv, env)
+            if off is None:
+                return None
+            argv += off
+        return self._ask(argv + list(args), env)
+
+    def _ask(self, argv, env):
+        left = self.deadline - time.monotonic()
+        if left <= 0.05:
+            return None
         try:
             return _spawned(argv, env, left)
         except (AttributeError, NotImplementedError, TypeError):
             return _subprocess(argv, env, left)  # no posix_spawn with setsid here
         except (OSError, ValueError):
             return None
+
+    def _filters_off(self, base, env):
+        """``-c`` settings that empty every filter driver the repository's configuration names
+        (``filter.NAME.clean``/``smudge``/``process``: programs a status runs on a file it hashes),
+        so no question runs a program a repository, or an agent writing its configuration, chose;
+        None when git did not list its configuration or a driver's name cannot be spelled in ``-c``."""
+        key = tuple(base[2:]) + (env.get("GIT_INDEX_FILE", ""),)
+        known = self._filters.get(key)
+        if known is not None:
+            return known
+        out = self._ask(base + ["config", "--null", "--name-only", "--list"], env)
+        if out is None:
+            return None
+        drivers = []
+        for name in out.decode("utf-8", "surrogateescape").split("\0"):
+            if name[:7].lower() == "filter." and name.count(".") >= 2:
+                driver = name[7:name.rindex(".")]
+                if "=" in driver or "\n" in driver:
+                    return None
+                if driver not in drivers:
+                    drivers.append(driver)
+        off = []
+        for driver in drivers:
+            off += ["-c", "filter.%s.clean=" % driver, "-c", "filter.%s.smudge=" % driver,
+                    "-c", "filter.%s.process=" % driver, "-c", "filter.%s.required=false" % driver]
+        self._filters[key] = off
+        return off
 
     # ---------------------------------------------------------------- questions
 

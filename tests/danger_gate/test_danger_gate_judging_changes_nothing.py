@@ -10,6 +10,7 @@ import hashlib
 import itertools
 import os
 import subprocess
+import sys
 from pathlib import Path
 
 import pytest
@@ -183,3 +184,51 @@ def test_prefix_assignments_reach_the_program_not_the_shells_expansions(tmp_path
     assert denial(world.gate("TARGET=/etc rm -rf $TARGET", cwd=world.plain)) is None
     # A plain assignment first lasts for the later command: that one is /etc.
     assert denial(world.gate("TARGET=/etc; rm -rf $TARGET", cwd=world.plain)) is not None
+
+
+def _filtered_repo(world: World, driver: str) -> tuple[Path, Path]:
+    """A repository whose configuration names filter programs (clean, smudge, process) that leave a
+    marker file when run, with a tracked file edited (its size kept) so that a status hashes it."""
+    repo = world.root / ("filtered-" + str(abs(hash(driver))))
+    repo.mkdir()
+    marker = world.root / (repo.name + ".ran")
+    program = world.root / "filter_program.py"
+    program.write_text("import sys\nopen(sys.argv[1], 'a').write('ran\\n')\n")  # then it quits: git fails
+    git = lambda *args: subprocess.run(["git", *args], cwd=repo, env=world.env, check=True,  # noqa: E731
+                                       capture_output=True)
+    git("init", "-q", "-b", "main")
+    (repo / "src").mkdir()
+    (repo / "src" / "tracked.txt").write_text("one\n")
+    git("add", ".")
+    git("-c", "user.name=t", "-c", "user.email=t@t", "commit", "-q", "-m", "one")
+    (repo / ".git" / "info" / "attributes").write_text("* filter=%s\n" % driver)
+    run = "%s %s %s" % (sys.executable, program, marker)
+    for key in ("clean", "smudge", "process"):
+        git("config", "filter.%s.%s" % (driver, key), run)
+    git("config", "filter.%s.required" % driver, "true")
+    (repo / "src" / "tracked.txt").write_text("two\n")  # the same size: git must hash it to know
+    # The trap is real: git itself runs the program when it hashes the edited file.
+    subprocess.run(["git", "status", "--porcelain"], cwd=repo, env=world.env, capture_output=True, timeout=60)
+    assert marker.exists(), "the filter program did not run: the test would prove nothing"
+    marker.unlink()
+    return repo, marker
+
+
+@pytest.mark.parametrize("command", ["git checkout -- .", "git reset --hard", "git restore src", "rm -rf src",
+                                     "git stash clear", "git clean -fd"])
+def test_judging_runs_no_filter_program_of_the_repository(tmp_path, command):
+    world = World(tmp_path)
+    repo, marker = _filtered_repo(world, "trap")
+    judged = world.gate(command, cwd=repo)
+    world.gate(command, cwd=repo, args=["--dry-run", "PreToolUse"])
+    dangers.explain(command, str(repo), world.env)
+    assert not marker.exists(), command
+    if command.split()[1] in ("checkout", "reset", "restore") or command.startswith("rm"):
+        assert "src/tracked.txt" in (denial(judged) or ""), command  # the edit is still seen
+
+
+def test_a_filter_driver_named_so_no_setting_can_empty_it_is_not_asked_about(tmp_path):
+    world = World(tmp_path)
+    repo, marker = _filtered_repo(world, "a=b")
+    denial(world.gate("git checkout -- .", cwd=repo))  # a valid answer, whatever it is
+    assert not marker.exists()
