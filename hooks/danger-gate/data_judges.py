@@ -371,7 +371,7 @@ def url_target(url):
 def _shared(host, names, what):
     """The finding when ``host`` is not local or a name looks like production, else []."""
     why = []
-    if host.lower() not in _LOCAL_HOSTS:
+    if host.lower() not in _LOCAL_HOSTS and not host.startswith("/"):  # a socket's folder is local
         why.append("on another host (%s)" % host)
     prod = [name for name in names if name and _PRODUCTION.search(name.lower())]
     if prod:

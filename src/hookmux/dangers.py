@@ -115,6 +115,11 @@ def _row_problems(place: str, row: object, known: tuple[str, ...]) -> list[str]:
     place = f"{place}(id={row.get('id')!r})"
     if isinstance(row.get("loses"), str) and row["loses"] not in known:
         problems.append(f"{place}.loses: {row['loses']!r} is not a judge ({', '.join(known)})")
+    if "pack" in row:
+        from hookmux.contraindications import PACKS
+
+        if row["pack"] not in PACKS:
+            problems.append(f"{place}.pack: must be one of {', '.join(PACKS)}")
     shell_rules = resources.runtime("shell_rules")
     try:
         shell_rules.compile_row(row)  # the row form has one home: the advisory's evaluator
