@@ -318,6 +318,21 @@ def example_problems(registry: Path | None = None, user: Path | None = None) -> 
     return problems
 
 
+def row_packs(env: dict | None = None) -> dict[str, str]:
+    """Row id -> its ``pack`` ("" for none), the user's rows over the shipped ones."""
+    packs = {}
+    user = user_registry(dict(os.environ if env is None else env))
+    for path in (shipped_registry(), user):
+        try:
+            rows = json.loads(path.read_text(encoding="utf-8")).get("rows") if path.is_file() else None
+        except (OSError, ValueError, AttributeError):
+            continue
+        for row in rows if isinstance(rows, list) else ():
+            if isinstance(row, dict) and isinstance(row.get("id"), str):
+                packs[row["id"]] = row.get("pack") if isinstance(row.get("pack"), str) else ""
+    return packs
+
+
 def explain(command: str, cwd: str, env: dict | None = None) -> list[dict]:
     """The gate's verdict on ``command`` run in ``cwd``, row by row, for ``hookmux explain``:
     ``{"id", "matched", "why", "lost", "blocks"}`` (blocks: matched and something would be lost;
