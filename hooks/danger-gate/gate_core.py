@@ -345,7 +345,7 @@ _WORD_CHARS = frozenset("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ012
 
 def _unread_program(command, registry):
     """The first program of a row named as a word in ``command``'s text, or ""."""
-    programs = sorted({p.rstrip("*").rstrip(".") for rule in registry.rules.values() for p in rule.programs})
+    programs = sorted(rules.program_words(registry.rows))  # `npx prisma`: prisma, not npx
     for program in programs:
         if not program:
             continue
