@@ -274,6 +274,7 @@ def judge(command, cwd, env, registry):
         if named:
             findings.append(Finding(TOO_LONG, ["what the part hookmux could not read runs (it names %s)" % named],
                                     (named,)))
+    previous = None  # the command before, whose output may be this one's stdin (``cat f | nc h``)
     for simple in commands:
         argv = simple.argv
         if not argv:
@@ -291,7 +292,10 @@ def judge(command, cwd, env, registry):
             continue
         before = simple.after_ok
         step = judges.stash_step(before.argv, here) if before is not None and here and argv[0] == "git" else None
-        where = judges.Where(here, scope, places, git, saved, _with(env, simple.assigns), step)
+        feeder = previous if simple.piped_from and previous is not None and previous.stdout == "|" \
+            and previous.argv[:1] == (simple.piped_from,) else None
+        previous = simple
+        where = judges.Where(here, scope, places, git, saved, _with(env, simple.assigns), step, feeder)
         context = shell_rules.Context(cwd, places.home, scope)
         found = len(findings)
         for row in registry.rows:
@@ -341,7 +345,7 @@ _WORD_CHARS = frozenset("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ012
 
 def _unread_program(command, registry):
     """The first program of a row named as a word in ``command``'s text, or ""."""
-    programs = sorted({p.rstrip("*").rstrip(".") for rule in registry.rules.values() for p in rule.programs})
+    programs = sorted(rules.program_words(registry.rows))  # `npx prisma`: prisma, not npx
     for program in programs:
         if not program:
             continue

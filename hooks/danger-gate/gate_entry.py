@@ -15,11 +15,17 @@ MCP_PREFIXES = (b"mcp_", b"MCP:")
 #: test keeps them equal): a folder in the guard's ground sends the call on, as its cwd does.
 FOLDER_KEYS = (b'"dir_path"', b'"workdir"', b'"working_directory"', b'"cwd"', b'"working_dir"',
                b'"workingDirectory"', b'"directory"')
-#: Every program a shipped row of dangers.json matches (a test keeps them equal).
+#: Every program a shipped row of dangers.json matches (``rules.program_words``: ``npx prisma`` is
+#: found by ``prisma``; a test keeps them equal), looked up as the command's words (``_named``).
 PROGRAMS = (
     b"rm", b"find", b"dd", b"git", b"mkfs", b"mke2fs", b"mkswap", b"wipefs", b"shred", b"blkdiscard", b"rsync",
     b"truncate", b"cp", b"mv", b"tar", b"gtar", b"bsdtar", b"zip", b"rimraf",
+    # issue 40: data stores, infrastructure, credentials leaving the machine
+    b"docker", b"docker-compose", b"psql", b"mysql", b"mariadb", b"dropdb", b"rails", b"rake", b"prisma",
+    b"terraform", b"tofu", b"pulumi", b"curl", b"wget", b"scp", b"sftp", b"rclone", b"nc", b"ncat", b"netcat",
+    b"socat", b"telnet",
 )
+_PROGRAM_NAMES = frozenset(word for word in PROGRAMS if b"-" not in word)  # docker-compose: found as docker
 #: Library calls the shell reader reads as ``rm -r`` in interpreter one-liners (``fs.rm``
 #: and shell-outs such as ``os.system('rm …')`` name ``rm`` as a word already).
 LIBRARY_CALLS = (b"rmtree", b"rm_rf", b"rm_r", b"remove_dir", b"remove_entry", b"remove_tree", b"removedirs",
@@ -50,14 +56,27 @@ _GROUND_VARIABLES = (b"HOOKMUX_STATE_DIR", b"HOOKMUX_CONFIG_DIR", b"CLAUDE_CONFI
 DEADLINE = 5
 
 
-def _names_a_program(data, words):
-    if _finds(data, words):
+def _names_a_program(data, words, names=frozenset()):
+    """Whether ``data`` names one of ``words`` (searched for) or of ``names`` (a set of plain
+    words, looked up), before and after the bytes that can hide a name are dropped."""
+    if _named(data, names) or _finds(data, words):
         return True
     for escape in _SPACES:
         data = data.replace(escape, b" ")
     for hiding in _HIDING:
         data = data.replace(hiding, b"")
-    return _finds(data, words)
+    return _named(data, names) or _finds(data, words)
+
+
+#: Every byte that is not a word character becomes a space: the command's words, split once.
+_SPLIT = bytes(byte if byte in b"abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_" else 32
+               for byte in range(256))
+
+
+def _named(data, names):
+    """Whether a word of ``data`` (runs of word characters: ``docker-compose`` holds ``docker``)
+    is in ``names``: one pass over the text and a set lookup per word, however many rows."""
+    return bool(names) and not names.isdisjoint(data.translate(_SPLIT).split())
 
 
 def _empties_a_file(text):
@@ -217,7 +236,7 @@ def run():
             if start < 0:
                 return 0
         text = data[start:]  # not the cwd or the paths before it: ~/git/project names no program
-        if not _names_a_program(text, PROGRAMS + LIBRARY_CALLS) and _DYNAMIC not in text and not _names_a_device(text) \
+        if not _names_a_program(text, LIBRARY_CALLS, _PROGRAM_NAMES) and _DYNAMIC not in text and not _names_a_device(text) \
                 and not _empties_a_file(text):
             if not _names_ground(_file_tool_text(text), data) and (
                     not _user_registry_exists() or not _names_a_program(text, _user_words())):

@@ -10,6 +10,7 @@ advisory still speaks.
 """
 import os
 
+import data_judges
 import targets
 from _common.shell_rules import GLOBAL_VALUE_OPTIONS, regenerable, regenerable_path
 
@@ -29,9 +30,9 @@ _FIND_EXEC = frozenset(("-exec", "-execdir", "-ok", "-okdir"))
 class Where:
     """What the judges of one simple command need."""
 
-    __slots__ = ("cwd", "env", "places", "git", "saved", "program_env", "stash_before")
+    __slots__ = ("cwd", "env", "places", "git", "saved", "program_env", "stash_before", "feeder")
 
-    def __init__(self, cwd, env, places, git, saved=None, program_env=None, stash_before=None):
+    def __init__(self, cwd, env, places, git, saved=None, program_env=None, stash_before=None, feeder=None):
         self.cwd = cwd
         #: the variables the shell expands the command's words with
         self.env = env
@@ -45,6 +46,8 @@ class Where:
         #: (project, "apply" | "pop", entry) of the ``git stash`` that must succeed for this
         #: command to run (``git stash apply && git stash drop``: ``stash_step``), or None
         self.stash_before = stash_before
+        #: the simple command whose output is this one's stdin (``cat .env | nc host``), or None
+        self.feeder = feeder
 
 
 def operand_indexes(argv, value_options=()):
@@ -882,4 +885,8 @@ JUDGES = {
     "git-worktree-remove": git_worktree_remove,
     "git-clean-unforced": git_clean_unforced,
     "always": always,
+    "docker-volumes": data_judges.docker_volumes,
+    "database-target": data_judges.database_target,
+    "iac-state": data_judges.iac_state,
+    "secret-sent": data_judges.secret_sent,
 }

@@ -9,8 +9,8 @@ Rows are in the advisory's structured form (``_common/shell_rules.py``: ``progra
 whether the call would really lose something (judges.py), and optional ``operands``: which
 words a ``paths`` or ``emptied`` judge asks about (operands.py; ``rsync``'s destination). The user's file
 (``~/.config/hookmux/dangers.json`` unless ``XDG_CONFIG_HOME`` says otherwise) holds
-``{"rows": [...], "disabled": ["ID", ...]}``: a row with a shipped id replaces that row, a
-new id adds one, a disabled id is off. Only the user's own file counts: a project cannot turn
+``{"rows": [...], "disabled": ["ID", ...], "packs": {"NAME": false}}``: a row with a shipped id
+replaces that row, a new id adds one, a disabled id is off, and so is a row whose ``pack`` is off. Only the user's own file counts: a project cannot turn
 the gate off. ``system_folders``, ``home_exceptions`` and ``precious_files`` of the user's file add to the
 shipped lists.
 """
@@ -112,6 +112,7 @@ def load(shipped_path, user_path):
                 getattr(registry, key).extend(v for v in values if isinstance(v, str) and v)
     disabled = user.get("disabled")
     registry.disabled = [d for d in disabled if isinstance(d, str)] if isinstance(disabled, list) else []
+    off = packs_off(user)
     rows = {}
     for document in (shipped, user):
         found = document.get("rows")
@@ -120,10 +121,17 @@ def load(shipped_path, user_path):
             if rule is not None:
                 rows[row["id"]] = (row, rule)
     for row_id, (row, rule) in rows.items():
-        if row_id not in registry.disabled:
+        if row_id not in registry.disabled and row.get("pack") not in off:
             registry.rows.append(row)
             registry.rules[row_id] = rule
     return registry
+
+
+def packs_off(user):
+    """The pack names the user's ``{"packs": {"NAME": false}}`` turns off (the advisory reads the
+    same key: one switch for what a pack advises and blocks); a value other than false changes nothing."""
+    packs = user.get("packs") if isinstance(user, dict) else None
+    return frozenset(name for name, on in packs.items() if on is False) if isinstance(packs, dict) else frozenset()
 
 
 def matches(registry, row, command, context):
@@ -134,15 +142,35 @@ def matches(registry, row, command, context):
 
 
 def program_words(document_rows):
-    """The program names rows match, as plain words for the entry point's cheap test
-    (``mkfs.*`` -> ``mkfs``); read without compiling anything."""
+    """The words a command that rows match must name, as plain words for the entry point's
+    cheap test: each alternative's programs (``mkfs.*`` -> ``mkfs``), or, for an alternative
+    whose ``args`` need one of some exact words (``npx prisma``: ``{"any": [{"equals": "prisma"}]}``),
+    those words (the runner's name alone sends nothing on). Read without compiling anything."""
     words = set()
     for row in document_rows:
         if not isinstance(row, dict):
             continue
         for alternative in [row] + [a for a in row.get("any_of") or () if isinstance(a, dict)]:
+            needed = _needed_words(alternative)
             program = alternative.get("program")
-            for name in [program] if isinstance(program, str) else program if isinstance(program, list) else ():
+            for name in needed or ([program] if isinstance(program, str) else program
+                                   if isinstance(program, list) else ()):
                 if isinstance(name, str) and name.rstrip(".*"):
                     words.add(name.rstrip("*").rstrip(".").lower())
+    return words
+
+
+def _needed_words(alternative):
+    """The exact words one of which ``args`` needs (``{"any": [{"equals": W}, ...]}``), else []."""
+    args = alternative.get("args")
+    entries = args.get("any") if isinstance(args, dict) and list(args) == ["any"] else None
+    if not isinstance(entries, list) or not entries:
+        return []
+    words = []
+    for entry in entries:
+        value = entry.get("equals") if isinstance(entry, dict) and list(entry) == ["equals"] else None
+        values = [value] if isinstance(value, str) else value if isinstance(value, list) else None
+        if not values or not all(isinstance(v, str) and v for v in values):
+            return []
+        words += values
     return words

@@ -19,12 +19,16 @@ from hookmux import resources
 GATE_FOLDER = "danger-gate"
 ROW_FIELDS = ("id", "loses", "harm", "safe_alternative")
 OPTIONAL_ROW_FIELDS = ("program", "subcommand", "flags", "args", "any_of", "stdin_from", "writes", "operands",
-                       "examples", "$comment")
+                       "examples", "pack", "$comment")
 TOP_LEVEL_FIELDS = ("version", "rows", "system_folders", "home_exceptions", "precious_files", "$comment", "$schema")
 #: ``packs`` turns the advisory's packs on or off by name (docs/contraindication.md#packs).
 USER_TOP_LEVEL_FIELDS = TOP_LEVEL_FIELDS + ("disabled", "packs")
 #: Repository states an example may ask for (``"repo": ...``).
 REPO_STATES = ("clean", "changed", "staged", "untracked", "stashed")
+#: Folders of the data rows an example may run in instead (``"repo": "compose"``): a compose
+#: project whose stand-in docker lists a volume with data and an empty one, and a terraform
+#: folder whose local state holds a resource (``Sandbox``).
+FOLDER_STATES = ("compose", "terraform")
 
 
 def shipped_registry() -> Path:
@@ -111,6 +115,11 @@ def _row_problems(place: str, row: object, known: tuple[str, ...]) -> list[str]:
     place = f"{place}(id={row.get('id')!r})"
     if isinstance(row.get("loses"), str) and row["loses"] not in known:
         problems.append(f"{place}.loses: {row['loses']!r} is not a judge ({', '.join(known)})")
+    if "pack" in row:
+        from hookmux.contraindications import PACKS
+
+        if row["pack"] not in PACKS:
+            problems.append(f"{place}.pack: must be one of {', '.join(PACKS)}")
     shell_rules = resources.runtime("shell_rules")
     try:
         shell_rules.compile_row(row)  # the row form has one home: the advisory's evaluator
@@ -130,7 +139,7 @@ def _row_problems(place: str, row: object, known: tuple[str, ...]) -> list[str]:
                 for number, case in enumerate(cases if isinstance(cases, list) else [None]):
                     if _example(case) is None:
                         problems.append(f"{place}.examples.{kind}[{number}]: a command, or "
-                                        f"{{\"command\": ..., \"repo\": one of {', '.join(REPO_STATES)}}}")
+                                        f"{{\"command\": ..., \"repo\": one of {', '.join(REPO_STATES + FOLDER_STATES)}}}")
     return problems
 
 
@@ -153,7 +162,7 @@ def _example(case: object) -> tuple[str, str | None] | None:
         return case, None
     if isinstance(case, dict) and isinstance(case.get("command"), str) and set(case) <= {"command", "repo"}:
         repo = case.get("repo")
-        if repo is None or repo in REPO_STATES:
+        if repo is None or repo in REPO_STATES + FOLDER_STATES:
             return case["command"], repo
     return None
 
@@ -197,9 +206,63 @@ class Sandbox:
         self.env = {"HOME": str(self.home), "GIT_CONFIG_NOSYSTEM": "1", "GIT_CONFIG_GLOBAL": os.devnull,
                     "PATH": os.environ.get("PATH", "/usr/bin:/bin"), "LC_ALL": "C"}
         self.repos = {state: make_repo(root / f"repo-{state}", state, self.env) for state in REPO_STATES}
+        (self.home / ".aws").mkdir()
+        (self.home / ".aws" / "credentials").write_text("[default]\naws_secret_access_key = example\n")
+        self.repos.update(data_folders(root, self.env))
+
 
     def case(self, command: str, repo: str | None) -> dict:
         return {"command": command, "cwd": str(self.repos[repo or "clean"]), "env": self.env}
+
+
+#: The stand-in docker of the examples: ``volume ls`` answers from the VOLUMES file beside it
+#: (``name|mountpoint|labels`` lines), with ``--filter label=K=V`` and ``dangling=true`` applied.
+STANDIN_DOCKER = """#!{python} -S
+import os, sys
+args = sys.argv[1:]
+if args[:2] != ["volume", "ls"]:
+    sys.exit(1)
+filters = [args[i + 1] for i, word in enumerate(args) if word == "--filter"]
+with open(os.path.join(os.path.dirname(os.path.abspath(__file__)), "VOLUMES")) as handle:
+    for line in handle.read().splitlines():
+        name, mount, labels, dangling = line.split("|")
+        if all(f == "dangling=true" and dangling == "1" or f.startswith("label=") and f[6:] in labels.split(",")
+               for f in filters):
+            print(name + "|" + mount)
+"""
+
+
+def data_folders(root: Path, env: dict) -> dict:
+    """The folders of ``FOLDER_STATES``, and a bin folder with a stand-in docker and the real git,
+    made the examples' trusted folder (``HOOKMUX_TRUSTED_BIN``): no real docker is asked."""
+    import shutil
+
+    bin_dir = root / "bin"
+    bin_dir.mkdir()
+    git = shutil.which("git", path="/usr/bin:/bin:/usr/local/bin:/opt/homebrew/bin")
+    if git:
+        (bin_dir / "git").symlink_to(git)
+    docker = bin_dir / "docker"
+    docker.write_text(STANDIN_DOCKER.format(python=sys.executable))
+    docker.chmod(0o755)
+    data, empty = root / "volumes" / "pgdata", root / "volumes" / "empty"
+    data.mkdir(parents=True)
+    empty.mkdir(parents=True)
+    (data / "PG_VERSION").write_text("16\n")
+    label = "com.docker.compose.project=shop"
+    (bin_dir / "VOLUMES").write_text(f"shop_pgdata|{data}|{label}|1\nshop_empty|{empty}|{label}|1\n")
+    compose = root / "shop"
+    compose.mkdir()
+    (compose / ".env").write_text("API_TOKEN=example-secret\n")  # a credential file
+    (compose / "compose.yaml").write_text("services:\n  db:\n    image: postgres\nvolumes:\n  pgdata: {}\n")
+    terraform = root / "infra-project"
+    (terraform / "infra").mkdir(parents=True)
+    state = {"version": 4, "resources": [{"mode": "managed", "type": "aws_db_instance", "name": "main",
+                                          "instances": [{"attributes": {"id": "db-1"}}]}]}
+    for folder in (terraform, terraform / "infra"):
+        (folder / "terraform.tfstate").write_text(json.dumps(state))
+    env["HOOKMUX_TRUSTED_BIN"] = str(bin_dir)
+    return {"compose": compose, "terraform": terraform}
 
 
 def run_cases(cases: list[dict], registry: Path, user: Path | None, explain: bool = False) -> list[list]:
@@ -253,6 +316,21 @@ def example_problems(registry: Path | None = None, user: Path | None = None) -> 
             problems.append(f"{path.name if path == registry else path} {row_id}: example {command!r}{state} should "
                             f"{'be blocked' if kind == 'block' else 'pass'} but {verdict}")
     return problems
+
+
+def row_packs(env: dict | None = None) -> dict[str, str]:
+    """Row id -> its ``pack`` ("" for none), the user's rows over the shipped ones."""
+    packs = {}
+    user = user_registry(dict(os.environ if env is None else env))
+    for path in (shipped_registry(), user):
+        try:
+            rows = json.loads(path.read_text(encoding="utf-8")).get("rows") if path.is_file() else None
+        except (OSError, ValueError, AttributeError):
+            continue
+        for row in rows if isinstance(rows, list) else ():
+            if isinstance(row, dict) and isinstance(row.get("id"), str):
+                packs[row["id"]] = row.get("pack") if isinstance(row.get("pack"), str) else ""
+    return packs
 
 
 def explain(command: str, cwd: str, env: dict | None = None) -> list[dict]:

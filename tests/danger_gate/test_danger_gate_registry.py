@@ -21,9 +21,28 @@ def test_the_cheap_test_knows_every_shipped_program():
     rows = json.loads(dangers.shipped_registry().read_text())["rows"]
     wanted = set()
     for row in rows:
-        programs = row["program"] if isinstance(row["program"], list) else [row["program"]]
-        wanted |= {p.split(".")[0] for p in programs if p != "*"}  # "*": any program (found by DEVICES)
+        if row.get("program") == "*":
+            continue  # any program: found by DEVICES and the redirect test
+        for alternative in [row] + row.get("any_of", []):
+            args = alternative.get("args", {}).get("any", [])
+            if args and all(set(entry) == {"equals"} for entry in args):  # `npx prisma`: found by `prisma`
+                wanted |= {word for entry in args for word in
+                           (entry["equals"] if isinstance(entry["equals"], list) else [entry["equals"]])}
+            elif "program" in alternative:
+                programs = alternative["program"] if isinstance(alternative["program"], list) \
+                    else [alternative["program"]]
+                wanted |= {p.split(".")[0] for p in programs}
     assert wanted == _entry_point_bytes()
+
+
+def test_the_rows_words_are_what_the_runtime_reads_for_user_rows():
+    import sys
+
+    sys.path.insert(0, str(DANGER_GATE.parent))
+    import rules
+
+    rows = [row for row in json.loads(dangers.shipped_registry().read_text())["rows"] if row.get("program") != "*"]
+    assert rules.program_words(rows) == _entry_point_bytes()
 
 
 def test_the_cheap_test_knows_every_disk_device():

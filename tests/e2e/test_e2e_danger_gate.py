@@ -243,3 +243,65 @@ def _no_real_home_touched():
     before = sorted(os.listdir(real)) if real.is_dir() else None
     yield
     assert (sorted(os.listdir(real)) if real.is_dir() else None) == before
+
+
+# ---------------------------------------------------------------- issue 40: data stores, publishing
+
+
+def _standin_bin(sandbox, volume: Path) -> Path:
+    """A bin folder, first on PATH and the gate's trusted folder, with a stand-in ``docker`` whose
+    ``volume ls`` reports one compose volume holding data (and that logs any other run), a
+    stand-in ``npm`` that records it ran, and the real git (the other rows still ask it)."""
+    import shutil
+    import sys
+
+    bin_dir = sandbox.root / "bin"
+    bin_dir.mkdir()
+    (bin_dir / "git").symlink_to(shutil.which("git", path="/usr/bin:/bin:/usr/local/bin"))
+    answer = f"project_pgdata|{volume}\n"
+    for name, body in (
+            ("docker", f"if sys.argv[1:3] == ['volume', 'ls']:\n    sys.stdout.write({answer!r})\n"),
+            ("npm", "print('npm stand-in: published shop@1.0.0')\n")):
+        script = bin_dir / name
+        script.write_text(f"#!{sys.executable} -S\nimport json, sys\n"
+                          f"with open({str(bin_dir / (name + '.ran'))!r}, 'a') as log:\n"
+                          f"    log.write(json.dumps(sys.argv[1:]) + '\\n')\n" + body)
+        script.chmod(0o755)
+    return bin_dir
+
+
+def _ran(bin_dir: Path, name: str) -> list[list[str]]:
+    log = bin_dir / f"{name}.ran"
+    return [json.loads(line) for line in log.read_text().splitlines()] if log.exists() else []
+
+
+def test_claude_code_denies_compose_down_v_over_a_volume_with_data_and_advises_npm_publish(claude_cli, sandbox):
+    home = _safe_home(sandbox)
+    volume = sandbox.root / "volumes" / "project_pgdata" / "_data"
+    volume.mkdir(parents=True)
+    (volume / "PG_VERSION").write_text("16\n")
+    (sandbox.project / "compose.yaml").write_text("services:\n  db:\n    image: postgres\nvolumes:\n  pgdata: {}\n")
+    bin_dir = _standin_bin(sandbox, volume)
+    extra_env = {"PATH": f"{bin_dir}:{sandbox.env['PATH']}", "HOOKMUX_TRUSTED_BIN": str(bin_dir)}
+    sandbox.install_claude_user()
+    assert Path(sandbox.env["HOME"]) == home  # the fresh temporary HOME, asserted before the run
+
+    run = sandbox.claude(claude_cli, [ToolUse("Bash", {"command": "docker compose down -v"})], "--allowedTools", "Bash",
+                         extra_env=extra_env)
+    seen = run.after(0)
+    assert seen.is_error and seen.result.startswith(CLAUDE_DENIED), seen.result
+    assert "[DOCKER-VOLUMES-WITH-DATA]" in seen.result and f"project_pgdata (1 entry in {volume})" in seen.result
+    _assert_denied_with_guidance(seen.result, "docker compose down -v")
+    question = ["volume", "ls", "--filter", "label=com.docker.compose.project=project", "--format",
+                "{{.Name}}|{{.Mountpoint}}"]
+    ran = _ran(bin_dir, "docker")  # the gate's question (and the advisory's dry run of the gate): never `down`
+    assert ran and all(args == question for args in ran), ran
+    assert not any(text.startswith(ADVISORY_PREFIX) for text in seen.extra), seen.extra  # one message
+
+    run = sandbox.claude(claude_cli, [ToolUse("Bash", {"command": "npm publish"})], "--allowedTools", "Bash",
+                         extra_env=extra_env)
+    seen = run.after(0)
+    assert not seen.is_error and "npm stand-in: published shop@1.0.0" in seen.result, seen.result
+    assert _ran(bin_dir, "npm") == [["publish"]]
+    assert any(text.startswith(ADVISORY_PREFIX) and "PACKAGE-PUBLISH" in text for text in seen.extra), seen.extra
+    assert run.claude_hook_errors() == []

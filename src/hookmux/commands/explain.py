@@ -62,6 +62,7 @@ def danger_gate_verdicts(command: str, tool: str, cwd: str | None) -> list[dict]
         return []
     from hookmux import dangers
 
+    packs = dangers.row_packs()
     out = []
     for verdict in dangers.explain(command, cwd or os.getcwd()):
         why = verdict["why"]
@@ -70,8 +71,11 @@ def danger_gate_verdicts(command: str, tool: str, cwd: str | None) -> list[dict]
             why += verb + "; ".join(verdict["lost"])
         elif verdict["matched"]:
             why += ", but nothing would be lost here"
-        out.append({"id": verdict["id"], "verdict": "block" if verdict["blocks"] else "quiet", "why": why,
-                    "form": "structured"})
+        entry = {"id": verdict["id"], "verdict": "block" if verdict["blocks"] else "quiet", "why": why,
+                 "form": "structured"}
+        if packs.get(verdict["id"]):
+            entry["pack"] = packs[verdict["id"]]  # a row of a pack that is off is not loaded at all
+        out.append(entry)
     return out
 
 
