@@ -82,6 +82,16 @@ def test_folders_install_made_go_with_uninstall_and_the_hosts_own_files_keep_the
     assert not (h.home / ".pi").exists()
 
 
+def test_a_plain_uninstall_of_the_tree_takes_out_the_plugins_that_run_it_and_no_other(h, tmp_path):
+    h.install("--opencode", "--pi")
+    other = tmp_path / "other-tree"
+    extension = h.pi / "extensions" / "hookmux.js"
+    extension.write_bytes(host_plugins.render("pi", sys.executable, other))  # Pi's runs another tree
+    out = h.uninstall().stdout
+    assert f"removed {h.opencode / 'plugin' / 'hookmux.js'}\n" in out and not (h.opencode / "plugin").exists()
+    assert extension.is_file() and str(extension) not in out
+
+
 def test_a_users_file_of_the_same_name_is_never_replaced_and_nothing_changes(h):
     (h.opencode / "plugin").mkdir(parents=True)
     mine = h.opencode / "plugin" / "hookmux.js"

@@ -37,7 +37,7 @@ def run(args: argparse.Namespace) -> int:
         code = _managed(args, out, err)  # Codex's block first: it must not run a tree that is gone
         if code:
             return code
-    code = _plugins(args, out, err)  # the plugins first: a host must not run a tree that is gone
+    code = _plugins(args, absolute(args.target), out, err)  # first: a host must not run a tree that is gone
     if code:
         return code
     target = absolute(args.target)
@@ -86,9 +86,13 @@ def run(args: argparse.Namespace) -> int:
     return code
 
 
-def _plugins(args: argparse.Namespace, out, err) -> int:
-    """Take out hookmux's opencode plugin and Pi extension (``--opencode``, ``--pi``)."""
-    for host in plugin_hosts(args):
+def _plugins(args: argparse.Namespace, target, out, err) -> int:
+    """Take out hookmux's opencode plugin and Pi extension: those asked for (``--opencode``,
+    ``--pi``), and any that runs this hooks tree (the plugin file names it)."""
+    asked = plugin_hosts(args)
+    for host in host_plugins.HOSTS:
+        if host not in asked and not host_plugins.runs_from(host, target):
+            continue
         try:
             removed = host_plugins.uninstall(host, dry_run=args.dry_run)
         except InstallError as exc:

@@ -141,6 +141,19 @@ def install(host: str, python: str, target: os.PathLike | str, environ=None) -> 
     return path, changed
 
 
+def runs_from(host: str, target: os.PathLike | str, environ=None) -> bool:
+    """Whether hookmux's plugin for ``host`` runs the hooks tree ``target`` (so that a plain
+    ``hookmux uninstall`` of that tree takes the plugin out too)."""
+    try:
+        text = _read(plugin_file(host, environ))
+    except InstallError:
+        return False
+    if not is_ours(text, host):
+        return False
+    gate = _config(text).get("gate")
+    return isinstance(gate, str) and gate == str(Path(target).joinpath(*wiring.DANGER_SCRIPT))
+
+
 def uninstall(host: str, environ=None, dry_run: bool = False) -> Path | None:
     """Take hookmux's plugin out, and the folders its install made when they are empty again."""
     path = plugin_file(host, environ)
