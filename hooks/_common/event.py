@@ -24,7 +24,8 @@ an ISO ``timestamp`` beside ``transcript_path``; Cursor by a key only its payloa
 (``conversation_id``, ``workspace_roots``, ``cursor_version``; ``hosts.CURSOR_KEYS``) or a
 Cursor-only event name, whichever wiring runs the hook (its own hooks.json, or a Claude Code
 settings file Cursor loads); opencode and Pi by their plugin event names (``tool.execute.before``,
-``tool_call``, ...), which only hookmux's plugin and extension for them send; else Claude Code. Gemini's dialect nests context as Claude's does and denies flat
+``tool_call``, ...), which only hookmux's plugin and extension for them send; else Claude Code.
+Gemini's dialect nests context as Claude's does and denies flat
 (``{"decision": "deny", "reason": R}``). Cursor's is flat: ``{"permission": "deny",
 "user_message": R, "agent_message": R}``, ``{"additional_context": T}`` (postToolUse,
 sessionStart); its ``beforeShellExecution`` (no tool in the payload) reads as a ``Shell`` call.

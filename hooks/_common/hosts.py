@@ -7,7 +7,8 @@ real binaries (docs/e2e.md). ``cursor`` (Cursor's agent hooks): from its documen
 ``opencode`` (opencode 1.18.33) and ``pi`` (Pi coding agent 1.6.0) have no command hooks: hookmux's
 own plugin (opencode) and extension (Pi), written by ``hookmux install --opencode``/``--pi``, hand
 each tool call to the hooks as a subprocess with a payload in the host's own words (the plugin's
-event name, the host's tool name and arguments) and map the answer (docs/e2e.md). Canonical names are Claude Code's: events in PascalCase, tools as
+event name, the host's tool name and arguments) and map the answer (docs/e2e.md).
+Canonical names are Claude Code's: events in PascalCase, tools as
 ``Bash``, ``Read``, ... Every table is keyed by host. No functions and no
 imports, so this is free to import on a hot path; ``event.py`` reads it, and the
 CLI loads this same file from the hooks tree (``hookmux.resources.runtime``).

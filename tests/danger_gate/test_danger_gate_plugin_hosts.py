@@ -55,7 +55,7 @@ def test_the_event_name_alone_tells_the_host(tmp_path, host):
     ("pi", "write", {"path": "{home}/.pi/agent/extensions/hookmux.js", "content": ""}),
     ("pi", "bash", {"command": "mv ~/.pi/agent/extensions/hookmux.js /tmp/x"}),
 ])
-def test_a_call_that_would_change_the_plugin_folder_is_denied_as_the_guards_own_ground(tmp_path, host, tool, tool_input):
+def test_a_call_that_would_change_the_plugin_folder_is_the_guards_own_ground(tmp_path, host, tool, tool_input):
     world = World(tmp_path)
     config = world.env.get("XDG_CONFIG_HOME") or str(world.home / ".config")
     tool_input = {key: value.replace("{config}", config).replace("{home}", str(world.home))

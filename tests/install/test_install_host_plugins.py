@@ -162,9 +162,10 @@ if (host === "opencode") {
   const handlers = {};
   mod.default({ on: (name, fn) => { handlers[name] = fn; } });
   const ctx = { cwd: "/tmp/project", sessionManager: { getSessionId: () => "s1" } };
-  out.before = await handlers.tool_call({ toolName: "bash", toolCallId: "c1", input: { command: "rm -rf ~/x" } }, ctx) ?? null;
-  out.after = await handlers.tool_result({ toolName: "bash", toolCallId: "c1", input: { command: "x" },
-                                           content: [{ type: "text", text: "tool said hi" }], isError: false }, ctx) ?? null;
+  const call = { toolName: "bash", toolCallId: "c1", input: { command: "rm -rf ~/x" } };
+  out.before = await handlers.tool_call(call, ctx) ?? null;
+  const result = { ...call, input: { command: "x" }, content: [{ type: "text", text: "tool said hi" }], isError: false };
+  out.after = await handlers.tool_result(result, ctx) ?? null;
 }
 console.log(JSON.stringify(out));
 '''
@@ -223,4 +224,5 @@ def test_pi_a_deny_blocks_with_the_reason_and_advice_is_a_text_part_after_the_to
 def test_whatever_goes_wrong_the_call_runs_and_its_output_is_unchanged(tmp_path, host, case):
     python = str(tmp_path / "gone" / "python3") if case == "no interpreter" else sys.executable
     out, _ = _drive(tmp_path, host, case, python=python, tree=case != "no tree")
-    assert out == ({"before": "ran", "after": "tool said hi"} if host == "opencode" else {"before": None, "after": None})
+    untouched = {"before": "ran", "after": "tool said hi"} if host == "opencode" else {"before": None, "after": None}
+    assert out == untouched

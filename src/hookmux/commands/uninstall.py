@@ -9,8 +9,8 @@ import sys
 from hookmux.commands import adopt
 from hookmux.commands.install import add_location_flags, plugin_hosts
 from hookmux.errors import InstallError
-from hookmux.installer import apply, codex_install, codex_trust, cursor_hooks, host_plugins, plan as install_plan, show, \
-    transaction
+from hookmux.installer import apply, codex_install, codex_trust, cursor_hooks, host_plugins, show, transaction
+from hookmux.installer import plan as install_plan
 from hookmux.installer.jsonfile import JsonFileError
 from hookmux.installer.wiring_files import absolute
 
