@@ -23,7 +23,9 @@ tool name, or by an ISO ``timestamp`` without ``transcript_path``; Codex by
 an ISO ``timestamp`` beside ``transcript_path``; Cursor by a key only its payloads carry
 (``conversation_id``, ``workspace_roots``, ``cursor_version``; ``hosts.CURSOR_KEYS``) or a
 Cursor-only event name, whichever wiring runs the hook (its own hooks.json, or a Claude Code
-settings file Cursor loads); else Claude Code. Gemini's dialect nests context as Claude's does and denies flat
+settings file Cursor loads); opencode and Pi by their plugin event names (``tool.execute.before``,
+``tool_call``, ...), which only hookmux's plugin and extension for them send; else Claude Code.
+Gemini's dialect nests context as Claude's does and denies flat
 (``{"decision": "deny", "reason": R}``). Cursor's is flat: ``{"permission": "deny",
 "user_message": R, "agent_message": R}``, ``{"additional_context": T}`` (postToolUse,
 sessionStart); its ``beforeShellExecution`` (no tool in the payload) reads as a ``Shell`` call.
@@ -57,6 +59,7 @@ _GEMINI_EVENTS = frozenset(_hosts.EVENTS[_hosts.GEMINI]) - frozenset(_hosts.EVEN
 _GEMINI_TOOLS = frozenset(_hosts.TOOLS[_hosts.GEMINI]) - frozenset(_COPILOT_TOOLS) - frozenset(("web_fetch",))
 _GEMINI_NATIVE_EVENTS = {canonical: native for native, canonical in _hosts.EVENTS[_hosts.GEMINI].items()}
 _CURSOR_EVENTS = frozenset(_hosts.EVENTS[_hosts.CURSOR]) - frozenset(_hosts.EVENTS[_hosts.COPILOT])
+_PLUGIN_EVENTS = {native: host for host in (_hosts.OPENCODE, _hosts.PI) for native in _hosts.EVENTS[host]}
 
 
 class Event:
@@ -258,9 +261,17 @@ def _fill(event, stdin_text, argv_event, host):
         _fill_fields(event, payload)
         if event.host == _hosts.CURSOR:
             _fill_cursor(event, payload, cursor_tool)
+        keys = _hosts.INPUT_KEYS.get(event.host)
+        if keys:
+            for native_key, key in keys.items():
+                if native_key in event.tool_input and key not in event.tool_input:
+                    event.tool_input[key] = event.tool_input[native_key]
 
 
 def _infer_host(payload, flat, native_event, native_tool, payload_event=""):
+    plugin_host = _PLUGIN_EVENTS.get(native_event) or _PLUGIN_EVENTS.get(payload_event)
+    if plugin_host is not None:
+        return plugin_host
     if any(key in payload for key in _hosts.CURSOR_KEYS) or payload_event in _CURSOR_EVENTS or (
             native_event in _CURSOR_EVENTS):  # a name only Cursor has, from the payload or argv
         return _hosts.CURSOR

@@ -3,7 +3,12 @@
 Hosts: ``claude`` (Claude Code 2.1.328), ``copilot`` (GitHub Copilot CLI 1.0.102),
 ``codex`` (OpenAI Codex CLI 0.169.0), ``gemini`` (Gemini CLI 0.61.0); measured with the
 real binaries (docs/e2e.md). ``cursor`` (Cursor's agent hooks): from its documentation only
-(cursor.com/docs/agent/hooks, cursor.com/docs/reference/third-party-hooks), never run by us. Canonical names are Claude Code's: events in PascalCase, tools as
+(cursor.com/docs/agent/hooks, cursor.com/docs/reference/third-party-hooks), never run by us.
+``opencode`` (opencode 1.18.33) and ``pi`` (Pi coding agent 1.6.0) have no command hooks: hookmux's
+own plugin (opencode) and extension (Pi), written by ``hookmux install --opencode``/``--pi``, hand
+each tool call to the hooks as a subprocess with a payload in the host's own words (the plugin's
+event name, the host's tool name and arguments) and map the answer (docs/e2e.md).
+Canonical names are Claude Code's: events in PascalCase, tools as
 ``Bash``, ``Read``, ... Every table is keyed by host. No functions and no
 imports, so this is free to import on a hot path; ``event.py`` reads it, and the
 CLI loads this same file from the hooks tree (``hookmux.resources.runtime``).
@@ -18,7 +23,9 @@ COPILOT = "copilot"
 CODEX = "codex"
 GEMINI = "gemini"
 CURSOR = "cursor"
-HOSTS = (CLAUDE, COPILOT, CODEX, GEMINI, CURSOR)
+OPENCODE = "opencode"
+PI = "pi"
+HOSTS = (CLAUDE, COPILOT, CODEX, GEMINI, CURSOR, OPENCODE, PI)
 
 #: native event name -> canonical event name (names a host does not send are absent).
 EVENTS = {
@@ -69,6 +76,13 @@ EVENTS = {
         "subagentStart": "SubagentStart",
         "preCompact": "PreCompact",
     },
+    # opencode: the plugin hooks its calls go through (``tool.execute.before`` throws to block;
+    # ``tool.execute.after`` may change the output the model reads). The hookmux plugin sends the
+    # hook's name as ``hook_event_name``: no other host has these names (how it is recognised).
+    OPENCODE: {"tool.execute.before": "PreToolUse", "tool.execute.after": "PostToolUse"},
+    # Pi: the extension events (``tool_call`` returns ``{block: true, reason}``; ``tool_result``
+    # returns the content the model reads). Sent as ``hook_event_name`` by hookmux's extension.
+    PI: {"tool_call": "PreToolUse", "tool_result": "PostToolUse"},
 }
 
 #: Cursor's events that name no tool in the payload: the tool they are about, and the
@@ -123,6 +137,23 @@ TOOLS = {
     # Cursor: ``Shell`` (input ``command``, ``working_directory``), ``Write`` and
     # ``StrReplace`` (``file_path``), ``Read``, ``Delete``, ``Task``, ``MCP:<tool>``.
     CURSOR: {"Shell": "Bash", "StrReplace": "Edit", "Task": "Agent"},
+    # opencode 1.18.33's built-in tools, lower case (measured): bash ``command``, ``workdir``,
+    # ``timeout``, ``description``; write ``filePath``, ``content``; edit ``filePath``,
+    # ``oldString``, ``newString``, ``replaceAll``; read ``filePath``.
+    OPENCODE: {"bash": "Bash", "write": "Write", "edit": "Edit", "read": "Read", "glob": "Glob", "grep": "Grep",
+               "task": "Agent", "skill": "Skill", "webfetch": "WebFetch", "websearch": "WebSearch",
+               "todowrite": "TodoWrite"},
+    # Pi 1.6.0's tools: bash ``command``, ``timeout``; write ``path``, ``content``; edit ``path``,
+    # ``edits`` (``[{oldText, newText}]``); read ``path``; grep, find, ls.
+    PI: {"bash": "Bash", "write": "Write", "edit": "Edit", "read": "Read", "grep": "Grep", "find": "Glob",
+         "ls": "LS"},
+}
+#: The keys of a tool's input a host spells its own way -> Claude Code's (added beside them by
+#: ``event.parse``, so checks written for Claude's tools read them).
+INPUT_KEYS = {
+    OPENCODE: {"filePath": "file_path", "oldString": "old_string", "newString": "new_string",
+               "replaceAll": "replace_all"},
+    PI: {"path": "file_path"},
 }
 
 #: Tool names a row matcher may meet, as the dispatcher sees them (after TOOLS).
@@ -143,6 +174,9 @@ KNOWN_TOOLS = {
         "list_background_processes", "read_background_output",
     ),
     CURSOR: ("Bash", "Read", "Write", "Edit", "Grep", "Delete", "Agent", "WebFetch", "WebSearch"),
+    OPENCODE: ("Bash", "Write", "Edit", "Read", "Glob", "Grep", "Agent", "Skill", "WebFetch", "WebSearch", "TodoWrite",
+               "list", "patch", "question"),
+    PI: ("Bash", "Write", "Edit", "Read", "Grep", "Glob", "LS"),
 }
 
 #: The shape of hook output each host reads (``event.render_context``/``render_deny``):
@@ -151,7 +185,9 @@ KNOWN_TOOLS = {
 #: context nested like Claude's, but a deny is flat (``FLAT_DENY``) (the nested deny alone
 #: is ignored there: the tool runs). Copilot loading a Claude-format settings file reads
 #: the ``claude`` dialect.
-DIALECTS = {CLAUDE: "claude", COPILOT: "copilot", CODEX: "codex", GEMINI: "gemini", CURSOR: "cursor"}
+#: The opencode plugin and the Pi extension read the ``claude`` dialect (they are hookmux's own).
+DIALECTS = {CLAUDE: "claude", COPILOT: "copilot", CODEX: "codex", GEMINI: "gemini", CURSOR: "cursor",
+            OPENCODE: "claude", PI: "claude"}
 
 #: Dialects whose deny is one flat JSON object ``{decision key: "deny", reason key: R}``, read
 #: at exit 0 (the others nest it in ``hookSpecificOutput``). Copilot: ``Denied by preToolUse
@@ -186,7 +222,10 @@ CURSOR_CONTEXT_EVENTS = ("postToolUse", "sessionStart", "PostToolUse", "SessionS
 #: Hosts whose model never reads advice given before a call: the advisory rows of the first
 #: event run on the second instead, after the call (and not on the first), worded for a call
 #: that already ran (the check reads the event name).
-ADVICE_AFTER = {GEMINI: ("PreToolUse", "PostToolUse"), CURSOR: ("PreToolUse", "PostToolUse")}
+#: opencode and Pi: a plugin can only block a call before it runs (throw; ``{block, reason}``), and
+#: can add text to the tool's output after it (measured), so their advice comes after the call too.
+ADVICE_AFTER = {GEMINI: ("PreToolUse", "PostToolUse"), CURSOR: ("PreToolUse", "PostToolUse"),
+                OPENCODE: ("PreToolUse", "PostToolUse"), PI: ("PreToolUse", "PostToolUse")}
 
 #: Canonical tool names a row matcher may also select a tool by. Codex's hooks see every
 #: edit as ``apply_patch`` and its own matchers take ``Edit``/``Write`` for it: rows written
@@ -207,16 +246,24 @@ EXIT_POLICY = {
     GEMINI: {"ok": 0, "block": 2, "error_blocks": True},
     # Cursor: other exit codes let the call run, unless the entry says ``failClosed``.
     CURSOR: {"ok": 0, "block": 2, "error_blocks": False},
+    # opencode, Pi: hookmux's plugin reads only a JSON deny; any exit status, a crash, a missing
+    # interpreter or script, or a timeout lets the call run.
+    OPENCODE: {"ok": 0, "block": None, "error_blocks": False},
+    PI: {"ok": 0, "block": None, "error_blocks": False},
 }
 
 #: The tool a host runs skills through, and the one it runs agents through (native names).
 #: Gemini rejects an unknown skill or agent name before any hook: the skill/agent redirect
 #: is not wired there (docs/skill-redirect.md), so its folder tables below stay empty.
-SKILL_TOOL = {CLAUDE: "Skill", COPILOT: "skill", CODEX: None, GEMINI: "activate_skill", CURSOR: None}
-AGENT_TOOL = {CLAUDE: "Agent", COPILOT: "task", CODEX: "spawn_agent", GEMINI: "invoke_agent", CURSOR: "Task"}
+#: opencode and Pi: the redirect gate is not wired there yet (their plugins run the danger gate and
+#: the advisory only), so their folder tables stay empty.
+SKILL_TOOL = {CLAUDE: "Skill", COPILOT: "skill", CODEX: None, GEMINI: "activate_skill", CURSOR: None,
+              OPENCODE: "skill", PI: None}
+AGENT_TOOL = {CLAUDE: "Agent", COPILOT: "task", CODEX: "spawn_agent", GEMINI: "invoke_agent", CURSOR: "Task",
+              OPENCODE: "task", PI: None}
 #: The argument of the agent tool that names the agent.
 AGENT_PARAM = {CLAUDE: "subagent_type", COPILOT: "agent_type", CODEX: "agent_type", GEMINI: "agent_name",
-               CURSOR: "subagent_type"}
+               CURSOR: "subagent_type", OPENCODE: "subagent_type", PI: None}
 
 #: Folders each host loads skills from (``<root>/<name>/SKILL.md``; Copilot: ``<root>/**/SKILL.md``),
 #: in its order. Agents, skills and commands of a repository load from a session started in a
@@ -232,6 +279,8 @@ SKILL_DIRS = {
     CODEX: ("{codex_home}/skills", "~/.agents/skills", "{project}/.agents/skills", "{project}/.codex/skills"),
     GEMINI: (),
     CURSOR: (),
+    OPENCODE: (),
+    PI: (),
 }
 #: Folders each host loads agents from (any depth), and the file name ending that makes one.
 AGENT_DIRS = {
@@ -240,10 +289,12 @@ AGENT_DIRS = {
     CODEX: ("{codex_home}/agents",),
     GEMINI: (),
     CURSOR: (),
+    OPENCODE: (),
+    PI: (),
 }
 #: Folders of commands (``NAME.md``) the host runs through its skill tool.
 COMMAND_DIRS = {CLAUDE: ("{project}/.claude/commands", "~/.claude/commands"), COPILOT: (), CODEX: (), GEMINI: (),
-                CURSOR: ()}
+                CURSOR: (), OPENCODE: (), PI: ()}
 #: Agents a host runs without any file (Copilot's task tool also accepts ``rubber-duck``,
 #: which its ``agent_type`` enum does not list).
 BUILTIN_AGENTS = {
@@ -252,6 +303,8 @@ BUILTIN_AGENTS = {
     CODEX: ("default", "explorer", "worker"),
     GEMINI: (),
     CURSOR: (),
+    OPENCODE: (),
+    PI: (),
 }
 #: Skills a host runs without any file.
 BUILTIN_SKILLS = {
@@ -264,14 +317,18 @@ BUILTIN_SKILLS = {
     CODEX: (),
     GEMINI: (),
     CURSOR: (),
+    OPENCODE: (),
+    PI: (),
 }
-AGENT_SUFFIX = {CLAUDE: ".md", COPILOT: ".agent.md", CODEX: ".toml", GEMINI: ".md", CURSOR: ".md"}
+AGENT_SUFFIX = {CLAUDE: ".md", COPILOT: ".agent.md", CODEX: ".toml", GEMINI: ".md", CURSOR: ".md", OPENCODE: ".md",
+                PI: ".md"}
 
 #: What each host reads its hooks, settings and plugins from, user's and project's: a tool
 #: call writing one could switch hookmux off (the danger gate's own ground,
 #: ``danger-gate/own_ground.py``). A trailing ``/``: the whole folder. ``{claude_home}``
 #: ``$CLAUDE_CONFIG_DIR`` or ``~/.claude``; ``{copilot_home}`` ``$COPILOT_HOME`` or ``~/.copilot``;
-#: ``{cursor_home}`` ``~/.cursor``.
+#: ``{cursor_home}`` ``~/.cursor``; ``{opencode_home}`` ``$XDG_CONFIG_HOME/opencode`` or
+#: ``~/.config/opencode``; ``{pi_home}`` ``$PI_CODING_AGENT_DIR`` or ``~/.pi/agent``.
 GUARD_FILES = {
     CLAUDE: (
         "{claude_home}/settings.json", "{claude_home}/settings.local.json", "{claude_home}/hooks/",
@@ -287,6 +344,11 @@ GUARD_FILES = {
         "{project}/.gemini/extensions/",
     ),
     CURSOR: ("{cursor_home}/hooks.json", "{project}/.cursor/hooks.json"),
+    # opencode loads every *.js/*.ts of these folders as a plugin, and the plugins its config names.
+    OPENCODE: ("{opencode_home}/plugin/", "{opencode_home}/plugins/", "{opencode_home}/opencode.json",
+               "{opencode_home}/opencode.jsonc", "{project}/.opencode/", "{project}/opencode.json",
+               "{project}/opencode.jsonc"),
+    PI: ("{pi_home}/extensions/", "{pi_home}/settings.json", "{project}/.pi/"),
 }
 
 #: The user-level file hookmux wires its hooks into.
@@ -296,6 +358,8 @@ SETTINGS_FILE = {
     CODEX: "{codex_home}/hooks.json",
     GEMINI: "{gemini_home}/settings.json",
     CURSOR: "~/.cursor/hooks.json",
+    OPENCODE: "{opencode_home}/plugin/hookmux.js",
+    PI: "{pi_home}/extensions/hookmux.js",
 }
 
 #: The key of a shell tool's input that names the folder the command runs in, relative to the

@@ -30,7 +30,7 @@ REGISTRY = os.path.join(_HERE, "dangers.json")
 SHELL_TOOLS = ("Bash", "run_shell_command")
 #: The file tools, canonical and native (``hosts.TOOLS``): judged only for the guard's own ground.
 FILE_TOOLS = ("Write", "Edit", "MultiEdit", "NotebookEdit", "apply_patch", "create", "edit", "write_file", "replace",
-              "StrReplace")
+              "StrReplace", "write")
 #: Their inputs' path keys, over the hosts (Claude Code, Gemini: file_path; Copilot: path).
 PATH_KEYS = ("file_path", "notebook_path", "path", "absolute_path")
 #: The lines of a Codex patch that name the file they write.

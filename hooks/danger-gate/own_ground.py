@@ -80,6 +80,8 @@ class Ground:
             "{codex_home}": _absolute(env.get("CODEX_HOME")) or os.path.join(home, ".codex"),
             "{gemini_home}": os.path.join(home, ".gemini"),
             "{cursor_home}": os.path.join(home, ".cursor"),
+            "{opencode_home}": os.path.join(_config_home(env, home), "opencode"),
+            "{pi_home}": _absolute(env.get("PI_CODING_AGENT_DIR")) or os.path.join(home, ".pi", "agent"),
             "{project}": project,
         }
         for host in hosts.HOSTS:
@@ -97,7 +99,8 @@ class Ground:
                     self.places.append(Place(variant, what, folder))
         #: Names the ground goes by in code (``Path.home() / ".claude"``): each place's folder name
         #: under home, and its paths.
-        names = {".claude", ".copilot", ".codex", ".gemini", ".cursor", "hookmux", "danger-gate"}
+        names = {".claude", ".copilot", ".codex", ".gemini", ".cursor", "opencode", ".opencode", ".pi", "hookmux",
+                 "danger-gate"}
         for place in self.places:
             names.add(place.path)
             if home and place.path.startswith(home.rstrip("/") + "/"):

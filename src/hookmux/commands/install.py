@@ -9,7 +9,7 @@ import sys
 from hookmux import plugin_installs, wiring
 from hookmux.errors import InstallError
 from hookmux.installer import apply, codex_install, codex_trust, cursor_hooks, gemini_extension, gemini_hooks, \
-    plan as install_plan, show, transaction
+    host_plugins, plan as install_plan, show, transaction
 from hookmux.installer.jsonfile import JsonFileError
 from hookmux.installer.wiring_files import absolute
 
@@ -37,6 +37,11 @@ def add_location_flags(parser: argparse.ArgumentParser) -> None:
                              "<project>/.gemini for one trusted project)")
     parser.add_argument("--cursor", action="store_true",
                         help="also wire Cursor: ~/.cursor/hooks.json (Cursor's own format, beside your entries)")
+    parser.add_argument("--opencode", action="store_true",
+                        help="also wire opencode: hookmux's plugin in ~/.config/opencode/plugin/hookmux.js "
+                             "(opencode loads every file there; docs/install.md)")
+    parser.add_argument("--pi", action="store_true",
+                        help="also wire Pi: hookmux's extension in ~/.pi/agent/extensions/hookmux.js")
     # The root of the managed layout (install --managed, the protection level): tests use a throwaway /.
     parser.add_argument("--managed-root", metavar="DIR", default="", help=argparse.SUPPRESS)
 
@@ -131,8 +136,11 @@ def run(args: argparse.Namespace) -> int:
         plan = install_plan.plan_install(target, settings, copilot_dir, python, agents_dirs, source, codex_home,
                                          serve=args.serve, preview=args.dry_run, readopt=Carry,
                                          gemini_home=gemini_home, cursor_file=cursor_file)
+        plugins = [host_plugins.plan(host, python, target) for host in plugin_hosts(args)]
         if args.dry_run:
             show.describe(plan, out)
+            for path, _, changed in plugins:
+                out.write(f"would write {path} (hookmux's plugin)\n" if changed else f"unchanged {path}\n")
             if codex_managed is not None and codex_managed[1] != codex_managed[2]:
                 out.write(f"would wire {codex_managed[0]} (hookmux's block: the danger gate for Codex)\n")
             return 0
@@ -144,6 +152,8 @@ def run(args: argparse.Namespace) -> int:
                                              cursor_file=cursor_file)
             trusted_before = codex_install.snapshot(plan, codex_bin)
             code = apply.execute(plan, out, err)
+            plugins = _write_plugins(args, python, target, err) if code == 0 else []
+            code = 1 if plugins is None else code
     except (JsonFileError, InstallError) as exc:
         err.write(f"hookmux: {exc}\nhookmux: nothing was changed\n")
         return 1
@@ -151,6 +161,8 @@ def run(args: argparse.Namespace) -> int:
         out.write(f"hookmux: installed into {target} (python {python})\n")
         for change in plan.wiring:
             out.write(f"hookmux: wired {change.path}{'' if change.changed else ' (unchanged)'}\n")
+        for path, changed in plugins:
+            out.write(f"hookmux: wired {path}{'' if changed else ' (unchanged)'}\n")
         code = codex_install.after(plan, codex_bin, trusted_before, out, err)
         if getattr(args, "managed", False) and code == 0:
             code = _seal(target, settings, out, err)
@@ -162,13 +174,31 @@ def run(args: argparse.Namespace) -> int:
     return code
 
 
+def plugin_hosts(args: argparse.Namespace) -> list[str]:
+    """The hosts whose plugin the command line asks for (``--opencode``, ``--pi``)."""
+    return [host for host in host_plugins.HOSTS if getattr(args, host, False)]
+
+
+def _write_plugins(args, python: str, target, err):
+    """Write each asked-for plugin; [(path, changed)], or None (said on ``err``) when one failed."""
+    written = []
+    for host in plugin_hosts(args):
+        try:
+            written.append(host_plugins.install(host, python, target))
+        except (OSError, InstallError) as exc:
+            err.write(f"hookmux: installed, but the {host} plugin was not written: {exc}\n")
+            return None
+    return written
+
+
 def _managed(args: argparse.Namespace) -> str:
     """Point ``args`` at the managed layout; why not, or ""."""
     from hookmux import protection
 
     if os.geteuid() != 0:
         return "--managed needs root (sudo hookmux install --managed): only then can no process of the user change it"
-    if args.serve or args.copilot_hooks_dir or args.codex_home or args.gemini_home or args.cursor:
+    if args.serve or args.copilot_hooks_dir or args.codex_home or args.gemini_home or args.cursor or \
+            plugin_hosts(args):
         return ("--managed wires Claude Code's managed settings, and Codex's requirements with --codex "
                 "(not --serve, --codex-home, Copilot, Cursor or Gemini)")
     paths = protection.managed_paths(args.managed_root)

@@ -9,8 +9,8 @@ import sys
 from pathlib import Path
 
 from hookmux import layer_report, plugin_installs, protection, resources
-from hookmux.commands.install import add_location_flags
-from hookmux.installer import codex_install, codex_trust, cursor_hooks, gemini_extension
+from hookmux.commands.install import add_location_flags, plugin_hosts
+from hookmux.installer import codex_install, codex_trust, cursor_hooks, gemini_extension, host_plugins
 from hookmux.installer.inspect import render, status
 from hookmux.installer.wiring_files import absolute
 
@@ -47,7 +47,13 @@ def run(args: argparse.Namespace) -> int:
     report["allowances"] = _allowances()
     report["protection"] = protection.level(args.managed_root)
     report["cursor_twice"] = cursor_hooks.wired_twice(Path.home())
+    # hookmux's opencode plugin and Pi extension: asked for, or found where the host loads them
+    report["host_plugins"] = [item for item in (host_plugins.status(host) for host in host_plugins.HOSTS)
+                              if item["installed"] or item["problems"] or item["host"] in plugin_hosts(args)]
+    for item in report["host_plugins"]:
+        report["problems"] += item["problems"]
     text = render(report) + protection.render(report["protection"]) + plugin_installs.render_status(report) + gemini_extension.render_status(report)
+    text += host_plugins.render_status(report)
     text += layer_report.render(layers)
     text += _render_allowances(report)
     text += f"warning:   {report['cursor_twice']}\n" if report["cursor_twice"] else ""

@@ -7,9 +7,10 @@ import os
 import sys
 
 from hookmux.commands import adopt
-from hookmux.commands.install import add_location_flags
+from hookmux.commands.install import add_location_flags, plugin_hosts
 from hookmux.errors import InstallError
-from hookmux.installer import apply, codex_install, codex_trust, cursor_hooks, plan as install_plan, show, transaction
+from hookmux.installer import apply, codex_install, codex_trust, cursor_hooks, host_plugins, show, transaction
+from hookmux.installer import plan as install_plan
 from hookmux.installer.jsonfile import JsonFileError
 from hookmux.installer.wiring_files import absolute
 
@@ -36,6 +37,9 @@ def run(args: argparse.Namespace) -> int:
         code = _managed(args, out, err)  # Codex's block first: it must not run a tree that is gone
         if code:
             return code
+    code = _plugins(args, absolute(args.target), out, err)  # first: a host must not run a tree that is gone
+    if code:
+        return code
     target = absolute(args.target)
     settings = absolute(args.settings)
     copilot_dir = absolute(args.copilot_hooks_dir) if args.copilot_hooks_dir else None
@@ -80,6 +84,23 @@ def run(args: argparse.Namespace) -> int:
         serve.stop(str(target))  # an ``install --serve`` server outlives nothing it answered for
         code = codex_install.after(plan, codex_bin, trusted_before, out, err)
     return code
+
+
+def _plugins(args: argparse.Namespace, target, out, err) -> int:
+    """Take out hookmux's opencode plugin and Pi extension: those asked for (``--opencode``,
+    ``--pi``), and any that runs this hooks tree (the plugin file names it)."""
+    asked = plugin_hosts(args)
+    for host in host_plugins.HOSTS:
+        if host not in asked and not host_plugins.runs_from(host, target):
+            continue
+        try:
+            removed = host_plugins.uninstall(host, dry_run=args.dry_run)
+        except InstallError as exc:
+            err.write(f"hookmux: {exc}\nhookmux: nothing was changed\n")
+            return 1
+        if removed is not None:
+            out.write(f"would remove {removed}\n" if args.dry_run else f"hookmux: removed {removed}\n")
+    return 0
 
 
 def _managed(args: argparse.Namespace, out, err) -> int:

@@ -1,7 +1,7 @@
-"""What the three loopback model stand-ins share: a scripted, recording HTTP server.
+"""What the loopback model stand-ins share: a scripted, recording HTTP server.
 
 Used by tests/e2e and by ``hookmux bench --turn`` (hookmux.bench.turn). A stand-in
-(``hookmux.standin.anthropic``, tests/e2e's ``e2e_codex_server`` and ``e2e_gemini_server``) queues the
+(``hookmux.standin.anthropic``, ``hookmux.standin.openai_chat``, tests/e2e's ``e2e_codex_server`` and ``e2e_gemini_server``) queues the
 tool calls a test scripts, hands the next one to each request of the agent loop, and records
 every request body so a test can read exactly what the model was shown after the hooks ran.
 Each one says how its API spells a turn; this module runs the server, keeps the script and the
@@ -141,6 +141,7 @@ class JsonHandler(BaseHTTPRequestHandler):
         self.end_headers()
         for name, data in events:
             head = f"event: {name}\n" if name else ""
-            self.wfile.write(f"{head}data: {json.dumps(data)}\n\n".encode())
+            text = data if isinstance(data, str) else json.dumps(data)  # a str goes as it is: ``[DONE]``
+            self.wfile.write(f"{head}data: {text}\n\n".encode())
         self.wfile.flush()
         self.close_connection = True
