@@ -23,7 +23,9 @@ tool name, or by an ISO ``timestamp`` without ``transcript_path``; Codex by
 an ISO ``timestamp`` beside ``transcript_path``; Cursor by a key only its payloads carry
 (``conversation_id``, ``workspace_roots``, ``cursor_version``; ``hosts.CURSOR_KEYS``) or a
 Cursor-only event name, whichever wiring runs the hook (its own hooks.json, or a Claude Code
-settings file Cursor loads); else Claude Code. Gemini's dialect nests context as Claude's does and denies flat
+settings file Cursor loads); Qwen Code by an ISO ``timestamp`` beside ``permission_mode``
+(``hosts.QWEN_KEYS``: no other host sends both) unless the event name is Gemini's own; else
+Claude Code. Qwen's dialect is Claude's nested one; its tool names are Gemini's. Gemini's dialect nests context as Claude's does and denies flat
 (``{"decision": "deny", "reason": R}``). Cursor's is flat: ``{"permission": "deny",
 "user_message": R, "agent_message": R}``, ``{"additional_context": T}`` (postToolUse,
 sessionStart); its ``beforeShellExecution`` (no tool in the payload) reads as a ``Shell`` call.
@@ -249,7 +251,7 @@ def _fill(event, stdin_text, argv_event, host):
         flat = False  # Cursor's camelCase event names are its own, not Copilot's
     if flat:
         event.dialect = _hosts.COPILOT
-    elif event.host in (_hosts.CODEX, _hosts.GEMINI, _hosts.CURSOR):
+    elif event.host in (_hosts.CODEX, _hosts.GEMINI, _hosts.CURSOR, _hosts.QWEN):
         event.dialect = event.host
     else:
         event.dialect = _hosts.CLAUDE
@@ -264,7 +266,11 @@ def _infer_host(payload, flat, native_event, native_tool, payload_event=""):
     if any(key in payload for key in _hosts.CURSOR_KEYS) or payload_event in _CURSOR_EVENTS or (
             native_event in _CURSOR_EVENTS):  # a name only Cursor has, from the payload or argv
         return _hosts.CURSOR
-    if native_event in _GEMINI_EVENTS or native_tool in _GEMINI_TOOLS:
+    if native_event in _GEMINI_EVENTS:
+        return _hosts.GEMINI
+    if isinstance(payload.get(_hosts.QWEN_KEYS[0]), str) and _hosts.QWEN_KEYS[1] in payload:
+        return _hosts.QWEN
+    if native_tool in _GEMINI_TOOLS:
         return _hosts.GEMINI
     if flat or native_tool in _COPILOT_TOOLS:
         return _hosts.COPILOT

@@ -3,14 +3,16 @@
 Hosts: ``claude`` (Claude Code 2.1.328), ``copilot`` (GitHub Copilot CLI 1.0.102),
 ``codex`` (OpenAI Codex CLI 0.169.0), ``gemini`` (Gemini CLI 0.61.0); measured with the
 real binaries (docs/e2e.md). ``cursor`` (Cursor's agent hooks): from its documentation only
-(cursor.com/docs/agent/hooks, cursor.com/docs/reference/third-party-hooks), never run by us. Canonical names are Claude Code's: events in PascalCase, tools as
+(cursor.com/docs/agent/hooks, cursor.com/docs/reference/third-party-hooks), never run by us. ``qwen``
+(Qwen Code 0.24.4): measured with the real binary (docs/e2e.md, "Qwen Code"). Canonical names are Claude Code's: events in PascalCase, tools as
 ``Bash``, ``Read``, ... Every table is keyed by host. No functions and no
 imports, so this is free to import on a hot path; ``event.py`` reads it, and the
 CLI loads this same file from the hooks tree (``hookmux.resources.runtime``).
 
 Placeholders in folder templates: ``~`` the home folder, ``{project}``
 ``$CLAUDE_PROJECT_DIR`` or the cwd, ``{cwd}`` the cwd, ``{codex_home}``
-``$CODEX_HOME`` or ``~/.codex``, ``{gemini_home}`` ``~/.gemini`` (or ``--gemini-home``).
+``$CODEX_HOME`` or ``~/.codex``, ``{gemini_home}`` ``~/.gemini`` (or ``--gemini-home``),
+``{qwen_home}`` ``~/.qwen``.
 """
 
 CLAUDE = "claude"
@@ -18,7 +20,8 @@ COPILOT = "copilot"
 CODEX = "codex"
 GEMINI = "gemini"
 CURSOR = "cursor"
-HOSTS = (CLAUDE, COPILOT, CODEX, GEMINI, CURSOR)
+QWEN = "qwen"
+HOSTS = (CLAUDE, COPILOT, CODEX, GEMINI, CURSOR, QWEN)
 
 #: native event name -> canonical event name (names a host does not send are absent).
 EVENTS = {
@@ -69,6 +72,14 @@ EVENTS = {
         "subagentStart": "SubagentStart",
         "preCompact": "PreCompact",
     },
+    # Qwen Code 0.24.4 (a Gemini CLI fork): Claude Code's event names and payload keys, Gemini's
+    # tool names; measured: PreToolUse, PostToolUse, PostToolBatch, UserPromptSubmit,
+    # SessionStart, Stop in a ``-p`` run (docs/e2e.md).
+    QWEN: {name: name for name in (
+        "PreToolUse", "PostToolUse", "PostToolUseFailure", "PostToolBatch", "PermissionRequest",
+        "SessionStart", "SessionEnd", "UserPromptSubmit", "Stop", "SubagentStart", "SubagentStop",
+        "PreCompact", "PostCompact", "Notification",
+    )},
 }
 
 #: Cursor's events that name no tool in the payload: the tool they are about, and the
@@ -84,6 +95,10 @@ CURSOR_TOOL_NAMES = ("Shell", "Read", "Write", "StrReplace", "Delete", "Grep", "
 #: Keys only Cursor's payloads carry (every event: ``conversation_id``, ``generation_id``,
 #: ``workspace_roots``, ``cursor_version``).
 CURSOR_KEYS = ("cursor_version", "conversation_id", "generation_id", "workspace_roots")
+#: Qwen Code's payloads carry both of these on every event (measured, 0.24.4): an ISO
+#: ``timestamp`` (Gemini's and Copilot's have one, Claude Code's and Codex's none) beside
+#: ``permission_mode`` (Claude Code's and Codex's have it, Gemini's and Copilot's not).
+QWEN_KEYS = ("timestamp", "permission_mode")
 
 #: Canonical events whose payload names a tool (PostToolBatch: one per ``tool_calls`` item).
 TOOL_EVENTS = ("PreToolUse", "PostToolUse", "PostToolBatch")
@@ -123,6 +138,23 @@ TOOLS = {
     # Cursor: ``Shell`` (input ``command``, ``working_directory``), ``Write`` and
     # ``StrReplace`` (``file_path``), ``Read``, ``Delete``, ``Task``, ``MCP:<tool>``.
     CURSOR: {"Shell": "Bash", "StrReplace": "Edit", "Task": "Agent"},
+    # Qwen Code 0.24.4 (its ``ToolNames``): Gemini's names mostly, ``edit`` for Gemini's replace;
+    # inputs in Claude's keys (``command``; ``file_path``, ``old_string``, ``new_string``, ``content``).
+    QWEN: {
+        "run_shell_command": "Bash",
+        "edit": "Edit",
+        "write_file": "Write",
+        "read_file": "Read",
+        "glob": "Glob",
+        "grep_search": "Grep",
+        "list_directory": "LS",
+        "web_fetch": "WebFetch",
+        "web_search": "WebSearch",
+        "todo_write": "TodoWrite",
+        "notebook_edit": "NotebookEdit",
+        "skill": "Skill",
+        "agent": "Agent",
+    },
 }
 
 #: Tool names a row matcher may meet, as the dispatcher sees them (after TOOLS).
@@ -143,6 +175,10 @@ KNOWN_TOOLS = {
         "list_background_processes", "read_background_output",
     ),
     CURSOR: ("Bash", "Read", "Write", "Edit", "Grep", "Delete", "Agent", "WebFetch", "WebSearch"),
+    QWEN: (
+        "Bash", "Edit", "Write", "Read", "Glob", "Grep", "LS", "WebFetch", "WebSearch", "TodoWrite", "NotebookEdit",
+        "Skill", "Agent", "save_memory", "exit_plan_mode", "enter_plan_mode", "ask_user_question", "lsp", "exec",
+    ),
 }
 
 #: The shape of hook output each host reads (``event.render_context``/``render_deny``):
@@ -150,8 +186,9 @@ KNOWN_TOOLS = {
 #: nested and strict (any unknown key makes Codex ignore the whole output); ``gemini``
 #: context nested like Claude's, but a deny is flat (``FLAT_DENY``) (the nested deny alone
 #: is ignored there: the tool runs). Copilot loading a Claude-format settings file reads
-#: the ``claude`` dialect.
-DIALECTS = {CLAUDE: "claude", COPILOT: "copilot", CODEX: "codex", GEMINI: "gemini", CURSOR: "cursor"}
+#: the ``claude`` dialect. ``qwen`` is Claude's nested form (measured: a PreToolUse
+#: ``permissionDecision: "deny"`` reaches the model as the tool's result, its reason verbatim).
+DIALECTS = {CLAUDE: "claude", COPILOT: "copilot", CODEX: "codex", GEMINI: "gemini", CURSOR: "cursor", QWEN: "qwen"}
 
 #: Dialects whose deny is one flat JSON object ``{decision key: "deny", reason key: R}``, read
 #: at exit 0 (the others nest it in ``hookSpecificOutput``). Copilot: ``Denied by preToolUse
@@ -178,6 +215,10 @@ CONTEXT_EVENTS = {
     GEMINI: ("PostToolUse", "UserPromptSubmit", "SessionStart"),
     # Cursor reads ``{"additional_context": T}`` (flat) from postToolUse and sessionStart only.
     CURSOR: ("PostToolUse", "SessionStart"),
+    # Qwen Code 0.24.4 drops PreToolUse context (with or without a decision); PostToolUse's is
+    # appended to the tool's result after a blank line, SessionStart's to the system prompt.
+    QWEN: ("PostToolUse", "PostToolUseFailure", "PostToolBatch", "UserPromptSubmit", "SessionStart",
+           "SubagentStart", "PreCompact", "Notification", "Stop", "SubagentStop"),
 }
 #: The native events whose answer Cursor reads ``additional_context`` from (its shell and file
 #: after-events have no output).
@@ -186,7 +227,8 @@ CURSOR_CONTEXT_EVENTS = ("postToolUse", "sessionStart", "PostToolUse", "SessionS
 #: Hosts whose model never reads advice given before a call: the advisory rows of the first
 #: event run on the second instead, after the call (and not on the first), worded for a call
 #: that already ran (the check reads the event name).
-ADVICE_AFTER = {GEMINI: ("PreToolUse", "PostToolUse"), CURSOR: ("PreToolUse", "PostToolUse")}
+ADVICE_AFTER = {GEMINI: ("PreToolUse", "PostToolUse"), CURSOR: ("PreToolUse", "PostToolUse"),
+                QWEN: ("PreToolUse", "PostToolUse")}
 
 #: Canonical tool names a row matcher may also select a tool by. Codex's hooks see every
 #: edit as ``apply_patch`` and its own matchers take ``Edit``/``Write`` for it: rows written
@@ -207,16 +249,20 @@ EXIT_POLICY = {
     GEMINI: {"ok": 0, "block": 2, "error_blocks": True},
     # Cursor: other exit codes let the call run, unless the entry says ``failClosed``.
     CURSOR: {"ok": 0, "block": 2, "error_blocks": False},
+    # Qwen Code: exit 2 blocks (stderr to the model); any other code lets the call run.
+    QWEN: {"ok": 0, "block": 2, "error_blocks": False},
 }
 
 #: The tool a host runs skills through, and the one it runs agents through (native names).
 #: Gemini rejects an unknown skill or agent name before any hook: the skill/agent redirect
 #: is not wired there (docs/skill-redirect.md), so its folder tables below stay empty.
-SKILL_TOOL = {CLAUDE: "Skill", COPILOT: "skill", CODEX: None, GEMINI: "activate_skill", CURSOR: None}
-AGENT_TOOL = {CLAUDE: "Agent", COPILOT: "task", CODEX: "spawn_agent", GEMINI: "invoke_agent", CURSOR: "Task"}
+#: Qwen Code: the redirect is not wired yet (its skill and agent folders are not measured).
+SKILL_TOOL = {CLAUDE: "Skill", COPILOT: "skill", CODEX: None, GEMINI: "activate_skill", CURSOR: None, QWEN: "skill"}
+AGENT_TOOL = {CLAUDE: "Agent", COPILOT: "task", CODEX: "spawn_agent", GEMINI: "invoke_agent", CURSOR: "Task",
+              QWEN: "agent"}
 #: The argument of the agent tool that names the agent.
 AGENT_PARAM = {CLAUDE: "subagent_type", COPILOT: "agent_type", CODEX: "agent_type", GEMINI: "agent_name",
-               CURSOR: "subagent_type"}
+               CURSOR: "subagent_type", QWEN: "subagent_type"}
 
 #: Folders each host loads skills from (``<root>/<name>/SKILL.md``; Copilot: ``<root>/**/SKILL.md``),
 #: in its order. Agents, skills and commands of a repository load from a session started in a
@@ -232,6 +278,7 @@ SKILL_DIRS = {
     CODEX: ("{codex_home}/skills", "~/.agents/skills", "{project}/.agents/skills", "{project}/.codex/skills"),
     GEMINI: (),
     CURSOR: (),
+    QWEN: (),
 }
 #: Folders each host loads agents from (any depth), and the file name ending that makes one.
 AGENT_DIRS = {
@@ -240,10 +287,11 @@ AGENT_DIRS = {
     CODEX: ("{codex_home}/agents",),
     GEMINI: (),
     CURSOR: (),
+    QWEN: (),
 }
 #: Folders of commands (``NAME.md``) the host runs through its skill tool.
 COMMAND_DIRS = {CLAUDE: ("{project}/.claude/commands", "~/.claude/commands"), COPILOT: (), CODEX: (), GEMINI: (),
-                CURSOR: ()}
+                CURSOR: (), QWEN: ()}
 #: Agents a host runs without any file (Copilot's task tool also accepts ``rubber-duck``,
 #: which its ``agent_type`` enum does not list).
 BUILTIN_AGENTS = {
@@ -252,6 +300,7 @@ BUILTIN_AGENTS = {
     CODEX: ("default", "explorer", "worker"),
     GEMINI: (),
     CURSOR: (),
+    QWEN: (),
 }
 #: Skills a host runs without any file.
 BUILTIN_SKILLS = {
@@ -264,14 +313,15 @@ BUILTIN_SKILLS = {
     CODEX: (),
     GEMINI: (),
     CURSOR: (),
+    QWEN: (),
 }
-AGENT_SUFFIX = {CLAUDE: ".md", COPILOT: ".agent.md", CODEX: ".toml", GEMINI: ".md", CURSOR: ".md"}
+AGENT_SUFFIX = {CLAUDE: ".md", COPILOT: ".agent.md", CODEX: ".toml", GEMINI: ".md", CURSOR: ".md", QWEN: ".md"}
 
 #: What each host reads its hooks, settings and plugins from, user's and project's: a tool
 #: call writing one could switch hookmux off (the danger gate's own ground,
 #: ``danger-gate/own_ground.py``). A trailing ``/``: the whole folder. ``{claude_home}``
 #: ``$CLAUDE_CONFIG_DIR`` or ``~/.claude``; ``{copilot_home}`` ``$COPILOT_HOME`` or ``~/.copilot``;
-#: ``{cursor_home}`` ``~/.cursor``.
+#: ``{cursor_home}`` ``~/.cursor``; ``{qwen_home}`` ``~/.qwen``.
 GUARD_FILES = {
     CLAUDE: (
         "{claude_home}/settings.json", "{claude_home}/settings.local.json", "{claude_home}/hooks/",
@@ -287,6 +337,8 @@ GUARD_FILES = {
         "{project}/.gemini/extensions/",
     ),
     CURSOR: ("{cursor_home}/hooks.json", "{project}/.cursor/hooks.json"),
+    QWEN: ("{qwen_home}/settings.json", "{qwen_home}/extensions/", "{project}/.qwen/settings.json",
+           "{project}/.qwen/extensions/"),
 }
 
 #: The user-level file hookmux wires its hooks into.
@@ -296,6 +348,7 @@ SETTINGS_FILE = {
     CODEX: "{codex_home}/hooks.json",
     GEMINI: "{gemini_home}/settings.json",
     CURSOR: "~/.cursor/hooks.json",
+    QWEN: "{qwen_home}/settings.json",
 }
 
 #: The key of a shell tool's input that names the folder the command runs in, relative to the
@@ -316,4 +369,5 @@ MCP_SHELL_TOOLS = (
     "terminal_run", "start_process", "run_process", "spawn_process",
 )
 #: How each host names an MCP tool: (prefix, separator between server and tool).
-MCP_TOOL_NAMES = {CLAUDE: ("mcp__", "__"), CODEX: ("mcp__", "__"), GEMINI: ("mcp_", "_"), CURSOR: ("MCP:", ":")}
+MCP_TOOL_NAMES = {CLAUDE: ("mcp__", "__"), CODEX: ("mcp__", "__"), GEMINI: ("mcp_", "_"), CURSOR: ("MCP:", ":"),
+                  QWEN: ("mcp__", "__")}

@@ -80,6 +80,7 @@ class Ground:
             "{codex_home}": _absolute(env.get("CODEX_HOME")) or os.path.join(home, ".codex"),
             "{gemini_home}": os.path.join(home, ".gemini"),
             "{cursor_home}": os.path.join(home, ".cursor"),
+            "{qwen_home}": os.path.join(home, ".qwen"),
             "{project}": project,
         }
         for host in hosts.HOSTS:
@@ -97,7 +98,7 @@ class Ground:
                     self.places.append(Place(variant, what, folder))
         #: Names the ground goes by in code (``Path.home() / ".claude"``): each place's folder name
         #: under home, and its paths.
-        names = {".claude", ".copilot", ".codex", ".gemini", ".cursor", "hookmux", "danger-gate"}
+        names = {".claude", ".copilot", ".codex", ".gemini", ".cursor", ".qwen", "hookmux", "danger-gate"}
         for place in self.places:
             names.add(place.path)
             if home and place.path.startswith(home.rstrip("/") + "/"):
