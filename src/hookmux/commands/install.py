@@ -9,7 +9,7 @@ import sys
 from hookmux import plugin_installs, wiring
 from hookmux.errors import InstallError
 from hookmux.installer import apply, codex_install, codex_trust, cursor_hooks, gemini_extension, gemini_hooks, \
-    plan as install_plan, show, transaction
+    plan as install_plan, qwen_hooks, show, transaction
 from hookmux.installer.jsonfile import JsonFileError
 from hookmux.installer.wiring_files import absolute
 
@@ -37,6 +37,8 @@ def add_location_flags(parser: argparse.ArgumentParser) -> None:
                              "<project>/.gemini for one trusted project)")
     parser.add_argument("--cursor", action="store_true",
                         help="also wire Cursor: ~/.cursor/hooks.json (Cursor's own format, beside your entries)")
+    parser.add_argument("--qwen", action="store_true",
+                        help="also wire Qwen Code: ~/.qwen/settings.json (its hooks, beside your entries and settings)")
     # The root of the managed layout (install --managed, the protection level): tests use a throwaway /.
     parser.add_argument("--managed-root", metavar="DIR", default="", help=argparse.SUPPRESS)
 
@@ -80,6 +82,7 @@ def run(args: argparse.Namespace) -> int:
     codex_home = absolute(args.codex_home) if args.codex_home else None
     gemini_home = absolute(args.gemini_home) if args.gemini_home else None
     cursor_file = cursor_hooks.hooks_file() if args.cursor else None
+    qwen_file = qwen_hooks.settings_file() if args.qwen else None
     agents_dirs = [str(absolute(d)) for d in args.agents_dir]
     source = absolute(args.source) if args.source else None
     if source is not None and not (source / "_dispatch" / "manifest.json").is_file():
@@ -130,7 +133,8 @@ def run(args: argparse.Namespace) -> int:
         # planning first refuses bad input before even the lock file is created
         plan = install_plan.plan_install(target, settings, copilot_dir, python, agents_dirs, source, codex_home,
                                          serve=args.serve, preview=args.dry_run, readopt=Carry,
-                                         gemini_home=gemini_home, cursor_file=cursor_file)
+                                         gemini_home=gemini_home, cursor_file=cursor_file,
+                                         qwen_file=qwen_file)
         if args.dry_run:
             show.describe(plan, out)
             if codex_managed is not None and codex_managed[1] != codex_managed[2]:
@@ -141,7 +145,7 @@ def run(args: argparse.Namespace) -> int:
                 err.write("hookmux: the kept serve port is held by another user's process: moved to a new one\n")
             plan = install_plan.plan_install(target, settings, copilot_dir, python, agents_dirs, source, codex_home,
                                              serve=args.serve, readopt=Carry, gemini_home=gemini_home,
-                                             cursor_file=cursor_file)
+                                             cursor_file=cursor_file, qwen_file=qwen_file)
             trusted_before = codex_install.snapshot(plan, codex_bin)
             code = apply.execute(plan, out, err)
     except (JsonFileError, InstallError) as exc:
@@ -168,9 +172,9 @@ def _managed(args: argparse.Namespace) -> str:
 
     if os.geteuid() != 0:
         return "--managed needs root (sudo hookmux install --managed): only then can no process of the user change it"
-    if args.serve or args.copilot_hooks_dir or args.codex_home or args.gemini_home or args.cursor:
+    if args.serve or args.copilot_hooks_dir or args.codex_home or args.gemini_home or args.cursor or args.qwen:
         return ("--managed wires Claude Code's managed settings, and Codex's requirements with --codex "
-                "(not --serve, --codex-home, Copilot, Cursor or Gemini)")
+                "(not --serve, --codex-home, Copilot, Cursor, Gemini or Qwen Code)")
     paths = protection.managed_paths(args.managed_root)
     python = args.python or protection.MANAGED_PYTHON
     reason = protection.untouchable(python)
