@@ -189,6 +189,8 @@ def render_context(event, text):
     if event.name not in _hosts.CONTEXT_EVENTS.get(event.dialect, (event.name,)):
         return ""  # this host would reject (or drop) the output
     name = _GEMINI_NATIVE_EVENTS.get(event.name, event.name) if event.dialect == _hosts.GEMINI else event.name
+    if event.dialect == _hosts.QWEN and event.native_name in _hosts.READ_AS[_hosts.QWEN]:
+        name = event.native_name  # Qwen reads only the answer naming the event it ran
     return dumps({"hookSpecificOutput": {"hookEventName": name, "additionalContext": text}}) + "\n"
 
 
@@ -256,6 +258,9 @@ def _fill(event, stdin_text, argv_event, host):
     else:
         event.dialect = _hosts.CLAUDE
     event.tool_name = _hosts.TOOLS[event.host].get(event.native_tool_name, event.native_tool_name)
+    read_as = _hosts.READ_AS.get(event.host)
+    if read_as:
+        event.name = read_as.get(event.native_name, event.name)
     if event.payload is not None:
         _fill_fields(event, payload)
         if event.host == _hosts.CURSOR:

@@ -82,6 +82,12 @@ EVENTS = {
     )},
 }
 
+#: Native events a host's hooks read as another canonical event. Qwen Code 0.24.4 runs
+#: PostToolUseFailure *instead of* PostToolUse after a shell command that exits non-zero (a
+#: refused ``git push --force`` too), and appends its context to the tool's result only when the
+#: answer names PostToolUseFailure (measured): read as PostToolUse, answered in the native name.
+READ_AS = {QWEN: {"PostToolUseFailure": "PostToolUse"}}
+
 #: Cursor's events that name no tool in the payload: the tool they are about, and the
 #: payload key that holds its one argument (``command``; ``file_path``).
 CURSOR_EVENT_TOOLS = {

@@ -64,6 +64,21 @@ def test_qwen_is_answered_in_claude_form_and_context_only_where_qwen_reads_it():
     assert hosts.ADVICE_AFTER[hosts.QWEN] == ("PreToolUse", "PostToolUse")
 
 
+def test_a_failed_call_is_read_as_post_tool_use_and_answered_in_its_own_name():
+    """Qwen runs PostToolUseFailure instead of PostToolUse after a command that exits non-zero,
+    and reads context only from an answer naming PostToolUseFailure (measured)."""
+    failed = QWEN_PRE | {"hook_event_name": "PostToolUseFailure", "error": "Exit Code: 128"}
+    for argv in (None, "PostToolUseFailure"):
+        call = event.parse(json.dumps(failed), argv)
+        assert (call.host, call.name, call.native_name, call.tool_name) == ("qwen", "PostToolUse",
+                                                                            "PostToolUseFailure", "Bash")
+        assert json.loads(event.render_context(call, "C")) == {
+            "hookSpecificOutput": {"hookEventName": "PostToolUseFailure", "additionalContext": "C"}}
+    claude = {"session_id": "s", "cwd": "/w", "hook_event_name": "PostToolUseFailure", "tool_name": "Bash",
+              "tool_input": {"command": "false"}, "permission_mode": "default"}
+    assert event.parse(json.dumps(claude)).name == "PostToolUseFailure"  # Claude Code's stays its own
+
+
 def test_the_command_line_host_still_wins():
     assert event.parse(json.dumps(QWEN_PRE), host="claude").host == "claude"
     assert event.parse(json.dumps(QWEN_PRE), host="qwen").dialect == "qwen"

@@ -65,6 +65,8 @@ def test_shipped_manifest_gives_the_gate_and_the_dispatcher_with_advice_after_th
     got = {(e.event, e.role): e for e in entries}
     assert ("PostToolUse", "dispatch") in got and ("PreToolUse", "danger") in got
     assert "run_shell_command" in got["PostToolUse", "dispatch"].matcher  # PreToolUse's advice, after the call
+    failure = got["PostToolUseFailure", "dispatch"]  # what Qwen runs instead after a non-zero exit
+    assert failure.matcher == got["PostToolUse", "dispatch"].matcher
     gate = got["PreToolUse", "danger"].matcher
     assert gate.startswith("^(?:run_shell_command|edit|write_file|notebook_edit)$|^mcp__.+__(?:")
     assert all(e.event in qwen_hooks._hosts.EVENTS["qwen"] for e in entries)

@@ -8,7 +8,9 @@ file (auth, model, their own hooks). Measured with Qwen Code 0.24.4 (docs/e2e.md
   ``edit``; ``hosts.TOOLS``): a settings matcher becomes ``^(?:run_shell_command|...)$``
   (``matchers.qwen_matcher``); UserPromptSubmit, Stop and PostToolBatch take none;
 - Qwen drops context given on PreToolUse, so the advising rows of PreToolUse run on PostToolUse
-  (``hosts.ADVICE_AFTER``), whose ``additionalContext`` Qwen appends to the tool's result;
+  (``hosts.ADVICE_AFTER``), whose ``additionalContext`` Qwen appends to the tool's result; and
+  on PostToolUseFailure, which Qwen runs instead after a command that exits non-zero
+  (``hosts.READ_AS``: the dispatcher reads it as PostToolUse);
 - ``timeout`` is in seconds;
 - every command line carries ``--host qwen`` and ends ``|| true``: a removed hooks folder or
   interpreter is an exit 0 that blocks nothing (Qwen blocks on exit 2 only);
@@ -57,6 +59,9 @@ def _events(manifest: dict) -> dict[str, list[dict]]:
     spec = events.get(before)
     if spec and any(isinstance(row, dict) and row.get("emits", True) for row in spec["checks"]):
         out.setdefault(after, []).append(spec)
+    for native, canonical in _hosts.READ_AS[_hosts.QWEN].items():
+        if canonical in out:
+            out[native] = out[canonical]
     return out
 
 
