@@ -24,8 +24,10 @@ an ISO ``timestamp`` beside ``transcript_path``; Cursor by a key only its payloa
 (``conversation_id``, ``workspace_roots``, ``cursor_version``; ``hosts.CURSOR_KEYS``) or a
 Cursor-only event name, whichever wiring runs the hook (its own hooks.json, or a Claude Code
 settings file Cursor loads); opencode and Pi by their plugin event names (``tool.execute.before``,
-``tool_call``, ...), which only hookmux's plugin and extension for them send; else Claude Code.
-Gemini's dialect nests context as Claude's does and denies flat
+``tool_call``, ...), which only hookmux's plugin and extension for them send; Qwen Code by an ISO
+``timestamp`` beside ``permission_mode`` (``hosts.QWEN_KEYS``: no other host sends both) unless the
+event name is Gemini's own; else Claude Code. Qwen's dialect is Claude's nested one; its tool names
+are Gemini's. Gemini's dialect nests context as Claude's does and denies flat
 (``{"decision": "deny", "reason": R}``). Cursor's is flat: ``{"permission": "deny",
 "user_message": R, "agent_message": R}``, ``{"additional_context": T}`` (postToolUse,
 sessionStart); its ``beforeShellExecution`` (no tool in the payload) reads as a ``Shell`` call.
@@ -190,6 +192,8 @@ def render_context(event, text):
     if event.name not in _hosts.CONTEXT_EVENTS.get(event.dialect, (event.name,)):
         return ""  # this host would reject (or drop) the output
     name = _GEMINI_NATIVE_EVENTS.get(event.name, event.name) if event.dialect == _hosts.GEMINI else event.name
+    if event.dialect == _hosts.QWEN and event.native_name in _hosts.READ_AS[_hosts.QWEN]:
+        name = event.native_name  # Qwen reads only the answer naming the event it ran
     return dumps({"hookSpecificOutput": {"hookEventName": name, "additionalContext": text}}) + "\n"
 
 
@@ -252,11 +256,14 @@ def _fill(event, stdin_text, argv_event, host):
         flat = False  # Cursor's camelCase event names are its own, not Copilot's
     if flat:
         event.dialect = _hosts.COPILOT
-    elif event.host in (_hosts.CODEX, _hosts.GEMINI, _hosts.CURSOR):
+    elif event.host in (_hosts.CODEX, _hosts.GEMINI, _hosts.CURSOR, _hosts.QWEN):
         event.dialect = event.host
     else:
         event.dialect = _hosts.CLAUDE
     event.tool_name = _hosts.TOOLS[event.host].get(event.native_tool_name, event.native_tool_name)
+    read_as = _hosts.READ_AS.get(event.host)
+    if read_as:
+        event.name = read_as.get(event.native_name, event.name)
     if event.payload is not None:
         _fill_fields(event, payload)
         if event.host == _hosts.CURSOR:
@@ -275,7 +282,11 @@ def _infer_host(payload, flat, native_event, native_tool, payload_event=""):
     if any(key in payload for key in _hosts.CURSOR_KEYS) or payload_event in _CURSOR_EVENTS or (
             native_event in _CURSOR_EVENTS):  # a name only Cursor has, from the payload or argv
         return _hosts.CURSOR
-    if native_event in _GEMINI_EVENTS or native_tool in _GEMINI_TOOLS:
+    if native_event in _GEMINI_EVENTS:
+        return _hosts.GEMINI
+    if isinstance(payload.get(_hosts.QWEN_KEYS[0]), str) and _hosts.QWEN_KEYS[1] in payload:
+        return _hosts.QWEN
+    if native_tool in _GEMINI_TOOLS:
         return _hosts.GEMINI
     if flat or native_tool in _COPILOT_TOOLS:
         return _hosts.COPILOT

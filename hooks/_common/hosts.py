@@ -8,6 +8,7 @@ real binaries (docs/e2e.md). ``cursor`` (Cursor's agent hooks): from its documen
 own plugin (opencode) and extension (Pi), written by ``hookmux install --opencode``/``--pi``, hand
 each tool call to the hooks as a subprocess with a payload in the host's own words (the plugin's
 event name, the host's tool name and arguments) and map the answer (docs/e2e.md).
+``qwen`` (Qwen Code 0.24.4): measured with the real binary (docs/e2e.md, "Qwen Code").
 Canonical names are Claude Code's: events in PascalCase, tools as
 ``Bash``, ``Read``, ... Every table is keyed by host. No functions and no
 imports, so this is free to import on a hot path; ``event.py`` reads it, and the
@@ -15,7 +16,8 @@ CLI loads this same file from the hooks tree (``hookmux.resources.runtime``).
 
 Placeholders in folder templates: ``~`` the home folder, ``{project}``
 ``$CLAUDE_PROJECT_DIR`` or the cwd, ``{cwd}`` the cwd, ``{codex_home}``
-``$CODEX_HOME`` or ``~/.codex``, ``{gemini_home}`` ``~/.gemini`` (or ``--gemini-home``).
+``$CODEX_HOME`` or ``~/.codex``, ``{gemini_home}`` ``~/.gemini`` (or ``--gemini-home``),
+``{qwen_home}`` ``~/.qwen``.
 """
 
 CLAUDE = "claude"
@@ -25,7 +27,8 @@ GEMINI = "gemini"
 CURSOR = "cursor"
 OPENCODE = "opencode"
 PI = "pi"
-HOSTS = (CLAUDE, COPILOT, CODEX, GEMINI, CURSOR, OPENCODE, PI)
+QWEN = "qwen"
+HOSTS = (CLAUDE, COPILOT, CODEX, GEMINI, CURSOR, OPENCODE, PI, QWEN)
 
 #: native event name -> canonical event name (names a host does not send are absent).
 EVENTS = {
@@ -83,7 +86,21 @@ EVENTS = {
     # Pi: the extension events (``tool_call`` returns ``{block: true, reason}``; ``tool_result``
     # returns the content the model reads). Sent as ``hook_event_name`` by hookmux's extension.
     PI: {"tool_call": "PreToolUse", "tool_result": "PostToolUse"},
+    # Qwen Code 0.24.4 (a Gemini CLI fork): Claude Code's event names and payload keys, Gemini's
+    # tool names; measured: PreToolUse, PostToolUse, PostToolBatch, UserPromptSubmit,
+    # SessionStart, Stop in a ``-p`` run (docs/e2e.md).
+    QWEN: {name: name for name in (
+        "PreToolUse", "PostToolUse", "PostToolUseFailure", "PostToolBatch", "PermissionRequest",
+        "SessionStart", "SessionEnd", "UserPromptSubmit", "Stop", "SubagentStart", "SubagentStop",
+        "PreCompact", "PostCompact", "Notification",
+    )},
 }
+
+#: Native events a host's hooks read as another canonical event. Qwen Code 0.24.4 runs
+#: PostToolUseFailure *instead of* PostToolUse after a shell command that exits non-zero (a
+#: refused ``git push --force`` too), and appends its context to the tool's result only when the
+#: answer names PostToolUseFailure (measured): read as PostToolUse, answered in the native name.
+READ_AS = {QWEN: {"PostToolUseFailure": "PostToolUse"}}
 
 #: Cursor's events that name no tool in the payload: the tool they are about, and the
 #: payload key that holds its one argument (``command``; ``file_path``).
@@ -98,6 +115,10 @@ CURSOR_TOOL_NAMES = ("Shell", "Read", "Write", "StrReplace", "Delete", "Grep", "
 #: Keys only Cursor's payloads carry (every event: ``conversation_id``, ``generation_id``,
 #: ``workspace_roots``, ``cursor_version``).
 CURSOR_KEYS = ("cursor_version", "conversation_id", "generation_id", "workspace_roots")
+#: Qwen Code's payloads carry both of these on every event (measured, 0.24.4): an ISO
+#: ``timestamp`` (Gemini's and Copilot's have one, Claude Code's and Codex's none) beside
+#: ``permission_mode`` (Claude Code's and Codex's have it, Gemini's and Copilot's not).
+QWEN_KEYS = ("timestamp", "permission_mode")
 
 #: Canonical events whose payload names a tool (PostToolBatch: one per ``tool_calls`` item).
 TOOL_EVENTS = ("PreToolUse", "PostToolUse", "PostToolBatch")
@@ -147,6 +168,23 @@ TOOLS = {
     # ``edits`` (``[{oldText, newText}]``); read ``path``; grep, find, ls.
     PI: {"bash": "Bash", "write": "Write", "edit": "Edit", "read": "Read", "grep": "Grep", "find": "Glob",
          "ls": "LS"},
+    # Qwen Code 0.24.4 (its ``ToolNames``): Gemini's names mostly, ``edit`` for Gemini's replace;
+    # inputs in Claude's keys (``command``; ``file_path``, ``old_string``, ``new_string``, ``content``).
+    QWEN: {
+        "run_shell_command": "Bash",
+        "edit": "Edit",
+        "write_file": "Write",
+        "read_file": "Read",
+        "glob": "Glob",
+        "grep_search": "Grep",
+        "list_directory": "LS",
+        "web_fetch": "WebFetch",
+        "web_search": "WebSearch",
+        "todo_write": "TodoWrite",
+        "notebook_edit": "NotebookEdit",
+        "skill": "Skill",
+        "agent": "Agent",
+    },
 }
 #: The keys of a tool's input a host spells its own way -> Claude Code's (added beside them by
 #: ``event.parse``, so checks written for Claude's tools read them).
@@ -177,6 +215,10 @@ KNOWN_TOOLS = {
     OPENCODE: ("Bash", "Write", "Edit", "Read", "Glob", "Grep", "Agent", "Skill", "WebFetch", "WebSearch", "TodoWrite",
                "list", "patch", "question"),
     PI: ("Bash", "Write", "Edit", "Read", "Grep", "Glob", "LS"),
+    QWEN: (
+        "Bash", "Edit", "Write", "Read", "Glob", "Grep", "LS", "WebFetch", "WebSearch", "TodoWrite", "NotebookEdit",
+        "Skill", "Agent", "save_memory", "exit_plan_mode", "enter_plan_mode", "ask_user_question", "lsp", "exec",
+    ),
 }
 
 #: The shape of hook output each host reads (``event.render_context``/``render_deny``):
@@ -185,9 +227,11 @@ KNOWN_TOOLS = {
 #: context nested like Claude's, but a deny is flat (``FLAT_DENY``) (the nested deny alone
 #: is ignored there: the tool runs). Copilot loading a Claude-format settings file reads
 #: the ``claude`` dialect.
+#: ``qwen`` is Claude's nested form (measured: a PreToolUse ``permissionDecision: "deny"``
+#: reaches the model as the tool's result, its reason verbatim).
 #: The opencode plugin and the Pi extension read the ``claude`` dialect (they are hookmux's own).
 DIALECTS = {CLAUDE: "claude", COPILOT: "copilot", CODEX: "codex", GEMINI: "gemini", CURSOR: "cursor",
-            OPENCODE: "claude", PI: "claude"}
+            OPENCODE: "claude", PI: "claude", QWEN: "qwen"}
 
 #: Dialects whose deny is one flat JSON object ``{decision key: "deny", reason key: R}``, read
 #: at exit 0 (the others nest it in ``hookSpecificOutput``). Copilot: ``Denied by preToolUse
@@ -214,6 +258,10 @@ CONTEXT_EVENTS = {
     GEMINI: ("PostToolUse", "UserPromptSubmit", "SessionStart"),
     # Cursor reads ``{"additional_context": T}`` (flat) from postToolUse and sessionStart only.
     CURSOR: ("PostToolUse", "SessionStart"),
+    # Qwen Code 0.24.4 drops PreToolUse context (with or without a decision); PostToolUse's is
+    # appended to the tool's result after a blank line, SessionStart's to the system prompt.
+    QWEN: ("PostToolUse", "PostToolUseFailure", "PostToolBatch", "UserPromptSubmit", "SessionStart",
+           "SubagentStart", "PreCompact", "Notification", "Stop", "SubagentStop"),
 }
 #: The native events whose answer Cursor reads ``additional_context`` from (its shell and file
 #: after-events have no output).
@@ -225,7 +273,8 @@ CURSOR_CONTEXT_EVENTS = ("postToolUse", "sessionStart", "PostToolUse", "SessionS
 #: opencode and Pi: a plugin can only block a call before it runs (throw; ``{block, reason}``), and
 #: can add text to the tool's output after it (measured), so their advice comes after the call too.
 ADVICE_AFTER = {GEMINI: ("PreToolUse", "PostToolUse"), CURSOR: ("PreToolUse", "PostToolUse"),
-                OPENCODE: ("PreToolUse", "PostToolUse"), PI: ("PreToolUse", "PostToolUse")}
+                OPENCODE: ("PreToolUse", "PostToolUse"), PI: ("PreToolUse", "PostToolUse"),
+                QWEN: ("PreToolUse", "PostToolUse")}
 
 #: Canonical tool names a row matcher may also select a tool by. Codex's hooks see every
 #: edit as ``apply_patch`` and its own matchers take ``Edit``/``Write`` for it: rows written
@@ -250,20 +299,24 @@ EXIT_POLICY = {
     # interpreter or script, or a timeout lets the call run.
     OPENCODE: {"ok": 0, "block": None, "error_blocks": False},
     PI: {"ok": 0, "block": None, "error_blocks": False},
+    # Qwen Code: exit 2 blocks (stderr to the model); any other code lets the call run.
+    QWEN: {"ok": 0, "block": 2, "error_blocks": False},
 }
 
 #: The tool a host runs skills through, and the one it runs agents through (native names).
 #: Gemini rejects an unknown skill or agent name before any hook: the skill/agent redirect
 #: is not wired there (docs/skill-redirect.md), so its folder tables below stay empty.
+#: Qwen Code: the redirect is not wired yet (its skill and agent folders are not measured).
 #: opencode and Pi: the redirect gate is not wired there yet (their plugins run the danger gate and
 #: the advisory only), so their folder tables stay empty.
 SKILL_TOOL = {CLAUDE: "Skill", COPILOT: "skill", CODEX: None, GEMINI: "activate_skill", CURSOR: None,
-              OPENCODE: "skill", PI: None}
+              OPENCODE: "skill", PI: None, QWEN: "skill"}
 AGENT_TOOL = {CLAUDE: "Agent", COPILOT: "task", CODEX: "spawn_agent", GEMINI: "invoke_agent", CURSOR: "Task",
-              OPENCODE: "task", PI: None}
+              OPENCODE: "task", PI: None, QWEN: "agent"}
 #: The argument of the agent tool that names the agent.
 AGENT_PARAM = {CLAUDE: "subagent_type", COPILOT: "agent_type", CODEX: "agent_type", GEMINI: "agent_name",
-               CURSOR: "subagent_type", OPENCODE: "subagent_type", PI: None}
+               CURSOR: "subagent_type", OPENCODE: "subagent_type", PI: None,
+               QWEN: "subagent_type"}
 
 #: Folders each host loads skills from (``<root>/<name>/SKILL.md``; Copilot: ``<root>/**/SKILL.md``),
 #: in its order. Agents, skills and commands of a repository load from a session started in a
@@ -281,6 +334,7 @@ SKILL_DIRS = {
     CURSOR: (),
     OPENCODE: (),
     PI: (),
+    QWEN: (),
 }
 #: Folders each host loads agents from (any depth), and the file name ending that makes one.
 AGENT_DIRS = {
@@ -291,10 +345,11 @@ AGENT_DIRS = {
     CURSOR: (),
     OPENCODE: (),
     PI: (),
+    QWEN: (),
 }
 #: Folders of commands (``NAME.md``) the host runs through its skill tool.
 COMMAND_DIRS = {CLAUDE: ("{project}/.claude/commands", "~/.claude/commands"), COPILOT: (), CODEX: (), GEMINI: (),
-                CURSOR: (), OPENCODE: (), PI: ()}
+                CURSOR: (), OPENCODE: (), PI: (), QWEN: ()}
 #: Agents a host runs without any file (Copilot's task tool also accepts ``rubber-duck``,
 #: which its ``agent_type`` enum does not list).
 BUILTIN_AGENTS = {
@@ -305,6 +360,7 @@ BUILTIN_AGENTS = {
     CURSOR: (),
     OPENCODE: (),
     PI: (),
+    QWEN: (),
 }
 #: Skills a host runs without any file.
 BUILTIN_SKILLS = {
@@ -319,16 +375,17 @@ BUILTIN_SKILLS = {
     CURSOR: (),
     OPENCODE: (),
     PI: (),
+    QWEN: (),
 }
 AGENT_SUFFIX = {CLAUDE: ".md", COPILOT: ".agent.md", CODEX: ".toml", GEMINI: ".md", CURSOR: ".md", OPENCODE: ".md",
-                PI: ".md"}
+                PI: ".md", QWEN: ".md"}
 
 #: What each host reads its hooks, settings and plugins from, user's and project's: a tool
 #: call writing one could switch hookmux off (the danger gate's own ground,
 #: ``danger-gate/own_ground.py``). A trailing ``/``: the whole folder. ``{claude_home}``
 #: ``$CLAUDE_CONFIG_DIR`` or ``~/.claude``; ``{copilot_home}`` ``$COPILOT_HOME`` or ``~/.copilot``;
 #: ``{cursor_home}`` ``~/.cursor``; ``{opencode_home}`` ``$XDG_CONFIG_HOME/opencode`` or
-#: ``~/.config/opencode``; ``{pi_home}`` ``$PI_CODING_AGENT_DIR`` or ``~/.pi/agent``.
+#: ``~/.config/opencode``; ``{pi_home}`` ``$PI_CODING_AGENT_DIR`` or ``~/.pi/agent``; ``{qwen_home}`` ``~/.qwen``.
 GUARD_FILES = {
     CLAUDE: (
         "{claude_home}/settings.json", "{claude_home}/settings.local.json", "{claude_home}/hooks/",
@@ -349,6 +406,8 @@ GUARD_FILES = {
                "{opencode_home}/opencode.jsonc", "{project}/.opencode/", "{project}/opencode.json",
                "{project}/opencode.jsonc"),
     PI: ("{pi_home}/extensions/", "{pi_home}/settings.json", "{project}/.pi/"),
+    QWEN: ("{qwen_home}/settings.json", "{qwen_home}/extensions/", "{project}/.qwen/settings.json",
+           "{project}/.qwen/extensions/"),
 }
 
 #: The user-level file hookmux wires its hooks into.
@@ -360,6 +419,7 @@ SETTINGS_FILE = {
     CURSOR: "~/.cursor/hooks.json",
     OPENCODE: "{opencode_home}/plugin/hookmux.js",
     PI: "{pi_home}/extensions/hookmux.js",
+    QWEN: "{qwen_home}/settings.json",
 }
 
 #: The key of a shell tool's input that names the folder the command runs in, relative to the
@@ -380,4 +440,5 @@ MCP_SHELL_TOOLS = (
     "terminal_run", "start_process", "run_process", "spawn_process",
 )
 #: How each host names an MCP tool: (prefix, separator between server and tool).
-MCP_TOOL_NAMES = {CLAUDE: ("mcp__", "__"), CODEX: ("mcp__", "__"), GEMINI: ("mcp_", "_"), CURSOR: ("MCP:", ":")}
+MCP_TOOL_NAMES = {CLAUDE: ("mcp__", "__"), CODEX: ("mcp__", "__"), GEMINI: ("mcp_", "_"), CURSOR: ("MCP:", ":"),
+                  QWEN: ("mcp__", "__")}

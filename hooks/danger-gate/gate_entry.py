@@ -50,7 +50,7 @@ FILE_TOOLS = (b'"Write"', b'"Edit"', b'"MultiEdit"', b'"NotebookEdit"', b'"apply
 #: Names of the guard's own ground (own_ground.py): a call naming one goes on to the gate, as
 #: does one naming the hooks tree it runs from or a folder the environment moved the ground to.
 GROUND = (b"hookmux", b".claude", b".copilot", b".codex", b".gemini", b".cursor", b".github", b"danger-gate",
-          b"allowances", b"opencode", b".opencode", b".pi")
+          b"allowances", b"opencode", b".opencode", b".pi", b".qwen")
 _GROUND_VARIABLES = (b"HOOKMUX_STATE_DIR", b"HOOKMUX_CONFIG_DIR", b"CLAUDE_CONFIG_DIR", b"COPILOT_HOME", b"CODEX_HOME",
                      b"PI_CODING_AGENT_DIR")
 # Seconds the gate may take before it lets the call run.

@@ -82,6 +82,7 @@ class Ground:
             "{cursor_home}": os.path.join(home, ".cursor"),
             "{opencode_home}": os.path.join(_config_home(env, home), "opencode"),
             "{pi_home}": _absolute(env.get("PI_CODING_AGENT_DIR")) or os.path.join(home, ".pi", "agent"),
+            "{qwen_home}": os.path.join(home, ".qwen"),
             "{project}": project,
         }
         for host in hosts.HOSTS:
@@ -99,7 +100,7 @@ class Ground:
                     self.places.append(Place(variant, what, folder))
         #: Names the ground goes by in code (``Path.home() / ".claude"``): each place's folder name
         #: under home, and its paths.
-        names = {".claude", ".copilot", ".codex", ".gemini", ".cursor", "opencode", ".opencode", ".pi", "hookmux",
+        names = {".claude", ".copilot", ".codex", ".gemini", ".cursor", "opencode", ".opencode", ".pi", ".qwen", "hookmux",
                  "danger-gate"}
         for place in self.places:
             names.add(place.path)

@@ -1,5 +1,5 @@
 """Matcher facts: which tool names a matcher reaches on which host, how a settings matcher is
-widened, and how one is said in Copilot's, Codex's and Gemini's own files.
+widened, and how one is said in Copilot's, Codex's, Gemini's, Cursor's and Qwen Code's own files.
 
 Four spellings of "which tools":
 
@@ -47,6 +47,9 @@ GEMINI_NO_MATCHER_EVENTS = ("BeforeAgent", "AfterAgent")  # and ignores a matche
 # Gemini's tool name -> the names a settings matcher may select it by.
 GEMINI_TOOLS = {native: (native, canonical) for native, canonical in _hosts.TOOLS[_hosts.GEMINI].items()}
 CURSOR_TOOL_EVENTS = ("preToolUse", "postToolUse", "postToolUseFailure")  # Cursor matches these on the tool name
+# Qwen Code matches these on the tool name (a regex); the others take none or another subject.
+QWEN_TOOL_EVENTS = ("PreToolUse", "PostToolUse", "PostToolUseFailure", "PermissionRequest")
+QWEN_TOOLS = {native: (native, canonical) for native, canonical in _hosts.TOOLS[_hosts.QWEN].items()}
 CURSOR_TOOLS = {native: (native, _hosts.TOOLS[_hosts.CURSOR].get(native, native)) for native in _hosts.CURSOR_TOOL_NAMES}
 
 
@@ -206,6 +209,23 @@ def cursor_matcher(settings_matcher: str | None, event: str) -> str | None | boo
     if names is None:
         return None
     return "|".join(names) if names else False
+
+
+def qwen_matcher(settings_matcher: str | None, event: str) -> str | None | bool:
+    """The Qwen Code matcher (a regex over Qwen's own tool names, ``run_shell_command``) for a
+    manifest ``settings_matcher``: the Qwen tools whose name or canonical name it selects,
+    anchored; None for every tool or an event without a tool, False when it selects no tool
+    Qwen has (the entry is left out). Plain names are exact (``Edit`` is not ``NotebookEdit``)."""
+    if event not in QWEN_TOOL_EVENTS:
+        return None
+    if settings_matcher and simple(settings_matcher):
+        wanted = settings_matcher.split("|")
+        names = [native for native, known in QWEN_TOOLS.items() if any(name in wanted for name in known)]
+    else:
+        names = _natives(settings_matcher, QWEN_TOOLS)
+    if names is None:
+        return None
+    return "^(?:" + "|".join(names) + ")$" if names else False
 
 
 def row_matcher(host, matcher: str | None) -> str | None:

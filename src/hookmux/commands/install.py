@@ -9,7 +9,7 @@ import sys
 from hookmux import plugin_installs, wiring
 from hookmux.errors import InstallError
 from hookmux.installer import apply, codex_install, codex_trust, cursor_hooks, gemini_extension, gemini_hooks, \
-    host_plugins, plan as install_plan, show, transaction
+    host_plugins, plan as install_plan, qwen_hooks, show, transaction
 from hookmux.installer.jsonfile import JsonFileError
 from hookmux.installer.wiring_files import absolute
 
@@ -42,6 +42,8 @@ def add_location_flags(parser: argparse.ArgumentParser) -> None:
                              "(opencode loads every file there; docs/install.md)")
     parser.add_argument("--pi", action="store_true",
                         help="also wire Pi: hookmux's extension in ~/.pi/agent/extensions/hookmux.js")
+    parser.add_argument("--qwen", action="store_true",
+                        help="also wire Qwen Code: ~/.qwen/settings.json (its hooks, beside your entries and settings)")
     # The root of the managed layout (install --managed, the protection level): tests use a throwaway /.
     parser.add_argument("--managed-root", metavar="DIR", default="", help=argparse.SUPPRESS)
 
@@ -85,6 +87,7 @@ def run(args: argparse.Namespace) -> int:
     codex_home = absolute(args.codex_home) if args.codex_home else None
     gemini_home = absolute(args.gemini_home) if args.gemini_home else None
     cursor_file = cursor_hooks.hooks_file() if args.cursor else None
+    qwen_file = qwen_hooks.settings_file() if args.qwen else None
     agents_dirs = [str(absolute(d)) for d in args.agents_dir]
     source = absolute(args.source) if args.source else None
     if source is not None and not (source / "_dispatch" / "manifest.json").is_file():
@@ -135,7 +138,8 @@ def run(args: argparse.Namespace) -> int:
         # planning first refuses bad input before even the lock file is created
         plan = install_plan.plan_install(target, settings, copilot_dir, python, agents_dirs, source, codex_home,
                                          serve=args.serve, preview=args.dry_run, readopt=Carry,
-                                         gemini_home=gemini_home, cursor_file=cursor_file)
+                                         gemini_home=gemini_home, cursor_file=cursor_file,
+                                         qwen_file=qwen_file)
         plugins = [host_plugins.plan(host, python, target) for host in plugin_hosts(args)]
         if args.dry_run:
             show.describe(plan, out)
@@ -149,7 +153,7 @@ def run(args: argparse.Namespace) -> int:
                 err.write("hookmux: the kept serve port is held by another user's process: moved to a new one\n")
             plan = install_plan.plan_install(target, settings, copilot_dir, python, agents_dirs, source, codex_home,
                                              serve=args.serve, readopt=Carry, gemini_home=gemini_home,
-                                             cursor_file=cursor_file)
+                                             cursor_file=cursor_file, qwen_file=qwen_file)
             trusted_before = codex_install.snapshot(plan, codex_bin)
             code = apply.execute(plan, out, err)
             plugins = _write_plugins(args, python, target, err) if code == 0 else []
@@ -197,10 +201,10 @@ def _managed(args: argparse.Namespace) -> str:
 
     if os.geteuid() != 0:
         return "--managed needs root (sudo hookmux install --managed): only then can no process of the user change it"
-    if args.serve or args.copilot_hooks_dir or args.codex_home or args.gemini_home or args.cursor or \
+    if args.serve or args.copilot_hooks_dir or args.codex_home or args.gemini_home or args.cursor or args.qwen or \
             plugin_hosts(args):
         return ("--managed wires Claude Code's managed settings, and Codex's requirements with --codex "
-                "(not --serve, --codex-home, Copilot, Cursor or Gemini)")
+                "(not --serve, --codex-home, Copilot, Cursor, Gemini or Qwen Code)")
     paths = protection.managed_paths(args.managed_root)
     python = args.python or protection.MANAGED_PYTHON
     reason = protection.untouchable(python)

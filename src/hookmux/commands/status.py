@@ -10,7 +10,7 @@ from pathlib import Path
 
 from hookmux import layer_report, plugin_installs, protection, resources
 from hookmux.commands.install import add_location_flags, plugin_hosts
-from hookmux.installer import codex_install, codex_trust, cursor_hooks, gemini_extension, host_plugins
+from hookmux.installer import codex_install, codex_trust, cursor_hooks, gemini_extension, host_plugins, qwen_hooks
 from hookmux.installer.inspect import render, status
 from hookmux.installer.wiring_files import absolute
 
@@ -33,7 +33,8 @@ def run(args: argparse.Namespace) -> int:
         sys.stderr.write(f"hookmux: {exc}\n")
         return 1
     cursor_file = cursor_hooks.hooks_file() if args.cursor else None
-    report = status(target, absolute(args.settings), copilot_dir, codex_home, gemini_home, cursor_file)
+    qwen_file = qwen_hooks.settings_file() if args.qwen else None
+    report = status(target, absolute(args.settings), copilot_dir, codex_home, gemini_home, cursor_file, qwen_file)
     codex_install.annotate_status(report, codex_bin)
     # The other way of installing (plugin) and the manifest layers (docs/install.md).
     installs = plugin_installs.found(project=os.getcwd(), codex_home=codex_home, claude_settings=args.settings)

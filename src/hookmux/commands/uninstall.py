@@ -9,7 +9,8 @@ import sys
 from hookmux.commands import adopt
 from hookmux.commands.install import add_location_flags, plugin_hosts
 from hookmux.errors import InstallError
-from hookmux.installer import apply, codex_install, codex_trust, cursor_hooks, host_plugins, show, transaction
+from hookmux.installer import apply, codex_install, codex_trust, cursor_hooks, host_plugins, qwen_hooks, show, \
+    transaction
 from hookmux.installer import plan as install_plan
 from hookmux.installer.jsonfile import JsonFileError
 from hookmux.installer.wiring_files import absolute
@@ -46,6 +47,7 @@ def run(args: argparse.Namespace) -> int:
     codex_home = absolute(args.codex_home) if args.codex_home else None
     gemini_home = absolute(args.gemini_home) if args.gemini_home else None
     cursor_file = cursor_hooks.hooks_file() if args.cursor else None
+    qwen_file = qwen_hooks.settings_file() if args.qwen else None
     try:
         codex_bin = codex_trust.find_codex(args.codex_bin)
     except codex_trust.CodexTrustError as exc:
@@ -53,7 +55,7 @@ def run(args: argparse.Namespace) -> int:
         return 1
     try:
         # planning first refuses bad input before even the lock file is created
-        plan = install_plan.plan_uninstall(target, settings, copilot_dir, codex_home, gemini_home, cursor_file)
+        plan = install_plan.plan_uninstall(target, settings, copilot_dir, codex_home, gemini_home, cursor_file, qwen_file)
         if args.dry_run:
             adopt.undo(target, out, err, locked=True, dry_run=True)
             show.describe(plan, out)
@@ -65,7 +67,7 @@ def run(args: argparse.Namespace) -> int:
             # hooks moved behind the dispatcher by `hookmux adopt` go back first (own transaction)
             if adopt.undo(target, out, err, locked=True):
                 return 1
-            plan = install_plan.plan_uninstall(target, settings, copilot_dir, codex_home, gemini_home, cursor_file)
+            plan = install_plan.plan_uninstall(target, settings, copilot_dir, codex_home, gemini_home, cursor_file, qwen_file)
             trusted_before = codex_install.snapshot(plan, codex_bin)
             code = apply.execute(plan, out, err)
     except (JsonFileError, InstallError) as exc:

@@ -25,7 +25,7 @@ from __future__ import annotations
 import json
 
 from hookmux import resources
-from hookmux.doctor.wirings import CLAUDE, CODEX, COPILOT, CURSOR, GEMINI, PLUGIN
+from hookmux.doctor.wirings import CLAUDE, CODEX, COPILOT, CURSOR, GEMINI, PLUGIN, QWEN
 
 _hosts = resources.runtime("hosts")
 CODEX_TOP = {"hookSpecificOutput", "decision", "reason", "continue", "stopReason", "suppressOutput", "systemMessage"}
@@ -78,6 +78,12 @@ def problems(fmt: str, event: str, exit_code: int | None, stdout: str, stderr: s
             out.append(f"Cursor reads no additional_context on {event}")
         return out
     nested = data.get("hookSpecificOutput")
+    if fmt == QWEN:  # Claude's form; Qwen reads context only from an answer naming the event it ran
+        if nested is not None and (not isinstance(nested, dict) or nested.get("hookEventName") != event):
+            out.append(f"hookSpecificOutput must be an object naming hookEventName {event!r}: Qwen drops it")
+        if isinstance(nested, dict) and nested.get("additionalContext") and event not in _hosts.CONTEXT_EVENTS[QWEN]:
+            out.append(f"context on {event}: Qwen drops it (it reads context after a call, on PostToolUse)")
+        return out
     if fmt in (CLAUDE, PLUGIN):
         if nested is not None and (not isinstance(nested, dict) or nested.get("hookEventName") != event):
             out.append(f"hookSpecificOutput must be an object naming hookEventName {event!r}")

@@ -33,12 +33,12 @@ from dataclasses import dataclass, field
 
 from hookmux import resources, testing
 from hookmux.doctor.sandbox import CANARY, SESSION, Sandbox
-from hookmux.doctor.wirings import CLAUDE, CODEX, COPILOT, CURSOR, GEMINI, PLUGIN, Hook
+from hookmux.doctor.wirings import CLAUDE, CODEX, COPILOT, CURSOR, GEMINI, PLUGIN, QWEN, Hook
 
 _hosts = resources.runtime("hosts")
 SHELLS = {CLAUDE: ["/bin/sh", "-c"], PLUGIN: ["/bin/sh", "-c"], COPILOT: ["bash", "-c"], CODEX: ["/bin/bash", "-c"],
-          GEMINI: ["bash", "-c"], CURSOR: ["/bin/sh", "-c"]}
-DEFAULT_TIMEOUT = {CLAUDE: 60.0, PLUGIN: 60.0, COPILOT: 30.0, CODEX: 600.0, GEMINI: 60.0, CURSOR: 60.0}
+          GEMINI: ["bash", "-c"], CURSOR: ["/bin/sh", "-c"], QWEN: ["bash", "-c"]}
+DEFAULT_TIMEOUT = {CLAUDE: 60.0, PLUGIN: 60.0, COPILOT: 30.0, CODEX: 600.0, GEMINI: 60.0, CURSOR: 60.0, QWEN: 60.0}
 MAX_WAIT = 30.0
 # Gemini puts these into a hook's command (shell-quoted) before it runs it.
 GEMINI_COMMAND_VARIABLES = ("GEMINI_PROJECT_DIR", "GEMINI_CWD", "GEMINI_PLANS_DIR", "GEMINI_SESSION_ID",
@@ -131,7 +131,10 @@ def payload(hook: Hook, tool: str | None, sandbox: Sandbox, host: str | None = N
             "hook_event_name": event, "permission_mode": "default"}
     if fmt == CODEX:
         data.update(turn_id="hookmux-doctor-turn", model="hookmux-doctor")
-    host = CODEX if fmt == CODEX else CLAUDE
+    if fmt == QWEN:  # what Qwen Code 0.24.4 sends: its own event name, an ISO timestamp, its tool names
+        data.update(hook_event_name=hook.event, permission_mode="yolo",
+                    timestamp=time.strftime("%Y-%m-%dT%H:%M:%S.000Z", time.gmtime()))
+    host = {CODEX: CODEX, QWEN: QWEN}.get(fmt, CLAUDE)
     name = native_tool(host, tool)
     tool = "apply_patch" if name == "apply_patch" else tool
     if event == "PostToolBatch":
@@ -221,6 +224,10 @@ def _danger_payload(hook: Hook, cwd: str, host: str | None) -> dict:
         return {**_cursor_base(hook.event, cwd), "tool_name": "Shell", "tool_use_id": "doctor-1", "cwd": cwd,
                 "tool_input": {"command": command, "working_directory": cwd}}
     base = {"session_id": SESSION, "cwd": cwd, "hook_event_name": hook.canonical, "tool_input": {"command": command}}
+    if hook.format == QWEN:
+        return {**base, "transcript_path": os.path.join(cwd, "t.jsonl"), "hook_event_name": hook.event,
+                "timestamp": time.strftime("%Y-%m-%dT%H:%M:%S.000Z", time.gmtime()), "permission_mode": "yolo",
+                "tool_name": "run_shell_command", "tool_use_id": "doctor-1"}
     if hook.format == CODEX:
         return {**base, "transcript_path": os.path.join(cwd, "t.jsonl"), "turn_id": "hookmux-doctor-turn",
                 "model": "hookmux-doctor", "permission_mode": "default", "tool_name": "Bash", "tool_use_id": "doctor-1"}

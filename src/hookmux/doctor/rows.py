@@ -8,7 +8,7 @@ import subprocess
 from pathlib import Path
 
 from hookmux import breakers, matchers, resources
-from hookmux.doctor.wirings import CLAUDE, CODEX, COPILOT, CURSOR, GEMINI, PLUGIN, Hook
+from hookmux.doctor.wirings import CLAUDE, CODEX, COPILOT, CURSOR, GEMINI, PLUGIN, QWEN, Hook
 
 _hosts = resources.runtime("hosts")
 IMPORT_TIMEOUT = 30.0
@@ -55,7 +55,7 @@ def catches(hook: Hook, tool: str) -> bool:
         return any(matchers.host_catches(COPILOT, matcher, name) for name in matchers.copilot_names(tool) or [tool])
     if hook.format == CODEX:
         return any(_codex_catches(matcher, name) for name in _codex_names(tool))
-    if hook.format in (GEMINI, CURSOR):  # a regex over the host's own names (Cursor: Shell, Write, ...)
+    if hook.format in (GEMINI, CURSOR, QWEN):  # a regex over the host's own names (Cursor: Shell, Write, ...)
         natives = [native for native, canonical in _hosts.TOOLS[hook.format].items() if canonical == tool] or [tool]
         return any(_search(matcher, name) for name in natives)
     # Claude Code, and Copilot reading a Claude-format file (it sends its own lower-case names)

@@ -36,9 +36,10 @@ from hookmux.wiring import split_prefilter
 
 _hosts = resources.runtime("hosts")
 CLAUDE, COPILOT, CODEX, GEMINI, CURSOR = _hosts.CLAUDE, _hosts.COPILOT, _hosts.CODEX, _hosts.GEMINI, _hosts.CURSOR
+QWEN = _hosts.QWEN
 PLUGIN = "plugin"
 DIALECTS = {CLAUDE: merge.CLAUDE, COPILOT: merge.COPILOT, CODEX: merge.CLAUDE, PLUGIN: merge.CLAUDE,
-            GEMINI: merge.CLAUDE, CURSOR: merge.CURSOR}
+            GEMINI: merge.CLAUDE, CURSOR: merge.CURSOR, QWEN: merge.CLAUDE}
 
 
 @dataclass
@@ -153,6 +154,7 @@ def candidates(places: Places) -> list[tuple[Path, str, tuple[str, ...]]]:
     for folder in (gemini_extension.gemini_dir(home), project / ".gemini", *places.gemini_homes):
         out.append((gemini_hooks.settings_file(folder), GEMINI, (GEMINI,)))
     out += [(folder / ".cursor" / "hooks.json", CURSOR, (CURSOR,)) for folder in (home, project)]
+    out += [(folder / ".qwen" / "settings.json", QWEN, (QWEN,)) for folder in (home, project)]
     return out
 
 
@@ -182,7 +184,7 @@ def find(places: Places, recorded: dict[str, str] | None = None, plugins: list |
     plugins = plugin_roots.roots(places.home, places.project, places.codex_homes) if plugins is None else plugins
     listed += [(path, PLUGIN, hosts) for path, hosts in plugin_files(places, plugins)]
     for file, host in (recorded or {}).items():
-        fmt = {"copilot": COPILOT, "codex": CODEX, "gemini": GEMINI, "cursor": CURSOR}.get(host, CLAUDE)
+        fmt = {"copilot": COPILOT, "codex": CODEX, "gemini": GEMINI, "cursor": CURSOR, "qwen": QWEN}.get(host, CLAUDE)
         listed.append((Path(file), fmt, (fmt,)))
     seen: dict[str, Wiring] = {}
     out = []
@@ -257,7 +259,7 @@ def read(path: Path, fmt: str, hosts: tuple[str, ...], hydrate=None, resolve=Non
 def duplicates(wirings: list[Wiring]) -> list[dict]:
     """Problems for each host that would run one hookmux hook twice for one call."""
     problems = []
-    for host in (CLAUDE, COPILOT, CODEX, GEMINI, CURSOR):
+    for host in (CLAUDE, COPILOT, CODEX, GEMINI, CURSOR, QWEN):
         slots: dict[tuple[str, str], list[Hook]] = {}
         for wiring in wirings:
             if host not in wiring.loaded_by:

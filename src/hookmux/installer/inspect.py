@@ -12,7 +12,8 @@ from hookmux.installer.jsonfile import JsonFileError
 from hookmux.installer.codex_hooks import hooks_file as codex_file
 from hookmux.installer.gemini_hooks import settings_file as gemini_file
 from hookmux.installer.plan import version
-from hookmux.installer.wiring_files import CLAUDE, CODEX, COPILOT, CURSOR, GEMINI, HOSTS, copilot_file, same_file_key
+from hookmux.installer.wiring_files import CLAUDE, CODEX, COPILOT, CURSOR, GEMINI, HOSTS, QWEN, copilot_file, \
+    same_file_key
 
 
 def _executable(path: str) -> bool:
@@ -65,14 +66,14 @@ def _compare(report: dict, data: dict, host, target: Path, wanted: list) -> None
 
 
 def status(target: Path, settings: Path | None, copilot_dir: Path | None, codex_home: Path | None = None,
-           gemini_home: Path | None = None, cursor_file: Path | None = None) -> dict:
+           gemini_home: Path | None = None, cursor_file: Path | None = None, qwen_file: Path | None = None) -> dict:
     report: dict = {"target": str(target), "package": version(), "installed": False, "problems": []}
     rec = _record(target, report["problems"])
     manifest = _installed(report, target, rec) if rec else None
     if not rec:
         report["problems"].append(f"{target}: hookmux is not installed here (no {records.NAME})")
     report["wired"] = []
-    for name, host in _wired_files(rec, settings, copilot_dir, codex_home, gemini_home, cursor_file).items():
+    for name, host in _wired_files(rec, settings, copilot_dir, codex_home, gemini_home, cursor_file, qwen_file).items():
         report["wired"].append(_wired_report(report, name, host, target, rec, manifest))
     if rec:
         from hookmux.installer.warm_pool import pools_of, refusal
@@ -186,14 +187,15 @@ def _hooks_root(report: dict, target: Path) -> dict | None:
 
 
 def _wired_files(rec, settings: Path | None, copilot_dir: Path | None, codex_home: Path | None,
-                 gemini_home: Path | None = None, cursor_file: Path | None = None) -> dict:
+                 gemini_home: Path | None = None, cursor_file: Path | None = None, qwen_file: Path | None = None) -> dict:
     """file -> host: the recorded ones, then those named on the command line."""
     wired: dict[str, object] = {}
     for name, info in (rec.wired.items() if rec else ()):
         wired[name] = HOSTS.get(info.get("host"), CLAUDE)
     for path, host in ((settings, CLAUDE), (copilot_file(copilot_dir) if copilot_dir else None, COPILOT),
                        (codex_file(codex_home) if codex_home else None, CODEX),
-                       (gemini_file(gemini_home) if gemini_home else None, GEMINI), (cursor_file, CURSOR)):
+                       (gemini_file(gemini_home) if gemini_home else None, GEMINI), (cursor_file, CURSOR),
+                       (qwen_file, QWEN)):
         if path is not None and not same_file_key(wired, path):
             wired[str(path)] = host
     return wired
@@ -246,10 +248,10 @@ def reinstall_hint(target: Path, rec) -> str:
 
     words = ["hookmux", "install", "--target", str(target)]
     flags = {"copilot": "--copilot-hooks-dir", "codex": "--codex-home", "gemini": "--gemini-home"}
-    for name, info in sorted(rec.wired.items(), key=lambda item: (item[1].get("host") in (*flags, "cursor"), item[0])):
+    for name, info in sorted(rec.wired.items(), key=lambda item: (item[1].get("host") in (*flags, "cursor", "qwen"), item[0])):
         flag = flags.get(info.get("host"))
-        if info.get("host") == "cursor":
-            words.append("--cursor")  # ~/.cursor/hooks.json, the one file --cursor wires
+        if info.get("host") in ("cursor", "qwen"):
+            words.append("--" + info["host"])  # ~/.cursor/hooks.json, ~/.qwen/settings.json: the one file each wires
             continue
         words += [flag, str(Path(name).parent)] if flag else ["--settings", name]
     if not _executable(rec.python):

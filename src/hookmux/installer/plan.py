@@ -16,7 +16,7 @@ from hookmux.errors import InstallError
 from hookmux.installer import commands, entries, jsonfile, manifest_merge, merge, record as records, tree
 from hookmux.installer.codex_hooks import hooks_file as codex_file
 from hookmux.installer.gemini_hooks import settings_file as gemini_file
-from hookmux.installer.wiring_files import CLAUDE, CODEX, COPILOT, CURSOR, GEMINI, HOSTS, Host, copilot_file, \
+from hookmux.installer.wiring_files import CLAUDE, CODEX, COPILOT, CURSOR, GEMINI, HOSTS, QWEN, Host, copilot_file, \
     same_file_key
 from hookmux.installer.wiring_plan import FileChange, plan_wiring
 
@@ -61,7 +61,7 @@ def plan_install(target: Path, settings: Path | None, copilot_dir: Path | None, 
                  agents_dirs: list[str], source: Path | None = None, codex_home: Path | None = None,
                  serve: bool = False, preview: bool = False,
                  readopt: Callable[[Path, records.Record], Readopt] | None = None,
-                 gemini_home: Path | None = None, cursor_file: Path | None = None) -> Plan:
+                 gemini_home: Path | None = None, cursor_file: Path | None = None, qwen_file: Path | None = None) -> Plan:
     """The install's plan. ``readopt`` (``adopt.carry.Carry``) carries an adoption over; without
     it a target with adopted hooks is refused."""
     tree_root = (source or resources.hooks_tree()).resolve()
@@ -94,7 +94,8 @@ def plan_install(target: Path, settings: Path | None, copilot_dir: Path | None, 
     changes = []
     for path, host in ((settings, CLAUDE), (copilot_file(copilot_dir) if copilot_dir else None, COPILOT),
                        (codex_file(codex_home) if codex_home else None, CODEX),
-                       (gemini_file(gemini_home) if gemini_home else None, GEMINI), (cursor_file, CURSOR)):
+                       (gemini_file(gemini_home) if gemini_home else None, GEMINI), (cursor_file, CURSOR),
+                       (qwen_file, QWEN)):
         if path is None:
             continue
         recorded_as = same_file_key(new.wired, path)
@@ -135,7 +136,7 @@ def _pending(new: records.Record, old: records.Record | None, tp: tree.TreePlan)
 
 def plan_uninstall(target: Path, settings: Path | None, copilot_dir: Path | None,
                    codex_home: Path | None = None, gemini_home: Path | None = None,
-                   cursor_file: Path | None = None) -> Plan:
+                   cursor_file: Path | None = None, qwen_file: Path | None = None) -> Plan:
     old = records.load(target)
     files: dict[str, Host] = {}
     if old:
@@ -143,7 +144,8 @@ def plan_uninstall(target: Path, settings: Path | None, copilot_dir: Path | None
             files[name] = HOSTS.get(info.get("host"), CLAUDE)
     for path, host in ((settings, CLAUDE), (copilot_file(copilot_dir) if copilot_dir else None, COPILOT),
                        (codex_file(codex_home) if codex_home else None, CODEX),
-                       (gemini_file(gemini_home) if gemini_home else None, GEMINI), (cursor_file, CURSOR)):
+                       (gemini_file(gemini_home) if gemini_home else None, GEMINI), (cursor_file, CURSOR),
+                       (qwen_file, QWEN)):
         if path is not None and not same_file_key(files, path):
             files[str(path)] = host
     changes = [plan_wiring(Path(name), host, [], str(target), old.wired.get(name) if old else None)

@@ -1,12 +1,12 @@
 """The host files hookmux wires: a Claude Code settings file, a Copilot hooks file, Codex's hooks.json,
-Gemini's settings.json, Cursor's hooks.json."""
+Gemini's settings.json, Cursor's hooks.json, Qwen Code's settings.json."""
 from __future__ import annotations
 
 import os
 from dataclasses import dataclass
 from pathlib import Path
 
-from hookmux.installer import codex_hooks, commands, cursor_hooks, entries, gemini_hooks, merge
+from hookmux.installer import codex_hooks, commands, cursor_hooks, entries, gemini_hooks, merge, qwen_hooks
 
 COPILOT_FILE = "hookmux.json"
 
@@ -32,7 +32,8 @@ COPILOT = Host("copilot", merge.COPILOT, entries.copilot_entries)
 CODEX = Host("codex", merge.CLAUDE, codex_hooks.entries)
 GEMINI = Host("gemini", merge.CLAUDE, gemini_hooks.entries)
 CURSOR = Host("cursor", merge.CURSOR, cursor_hooks.entries)
-HOSTS = {"claude": CLAUDE, "copilot": COPILOT, "codex": CODEX, "gemini": GEMINI, "cursor": CURSOR}
+QWEN = Host("qwen", merge.CLAUDE, qwen_hooks.entries)
+HOSTS = {"claude": CLAUDE, "copilot": COPILOT, "codex": CODEX, "gemini": GEMINI, "cursor": CURSOR, "qwen": QWEN}
 
 
 def absolute(path: os.PathLike | str) -> Path:
