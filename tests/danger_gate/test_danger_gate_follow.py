@@ -4,9 +4,12 @@ commands it holds; the file is read, never executed, and the fast path sends suc
 The scripts are written by the tests into temporary folders; HOME is a temporary folder."""
 from __future__ import annotations
 
+import shutil
+
 import pytest
 
-from gate_support import World, denial
+from gate_support import World, denial, payload
+from hookmux_testing import HOOKS, run_hook
 
 WIPE = 'set -e\nrm -rf "$1"\n'
 HARMLESS = "set -e\necho building\nmake -j4\n"
@@ -49,3 +52,20 @@ def test_the_script_is_read_not_run(world):
 
 def test_a_script_is_read_from_the_calls_folder_not_the_gates(world, tmp_path):
     assert denial(world.gate("bash deploy.sh ~/Documents", cwd=tmp_path)) is None  # no deploy.sh there
+
+
+@pytest.mark.parametrize("command, goes_on", [
+    ("bash deploy.sh", True), ("./deploy.sh", True), ("sudo sh scripts/x.sh", True), ("X=1 . ./env.sh", True),
+    ("make && bin/release", True), ("ls -la src", False), ("ls ./src", False), ("cat docs/a.md", False),
+    ("bash -c 'ls'", False), ("/usr/bin/env ls", False), ("npm test", False),
+])
+def test_the_fast_path_sends_on_only_a_call_that_runs_a_script_file(tmp_path, command, goes_on):
+    """gate_core replaced by a module that says it was reached: the fast path is what decides."""
+    world = World(tmp_path)
+    target = tmp_path / "tree"
+    for name in ("danger-gate", "_common"):
+        shutil.copytree(HOOKS / name, target / name, ignore=shutil.ignore_patterns("__pycache__"))
+    (target / "danger-gate" / "gate_core.py").write_text("def main(argv, data):\n    print('reached')\n    return 0\n")
+    result = run_hook(target / "danger-gate" / "danger_gate.py", ["PreToolUse"], payload("claude", command, world.plain),
+                      world.env)
+    assert result.returncode == 0 and (result.stdout == b"reached\n") == goes_on, (command, result)
