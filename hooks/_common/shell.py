@@ -145,8 +145,9 @@ def _is_name(text):
                            or len(text) == 1 and text in _SPECIAL_PARAMS)
 
 
-def read(command, dialect="posix"):
-    """The simple commands ``command`` would run (module docstring). Never raises."""
+def read(command, dialect="posix", cwd=None):
+    """The simple commands ``command`` would run (module docstring). Never raises. With ``cwd``
+    (an absolute folder: where the call runs), a script file it runs is read from disk too."""
     try:
         if isinstance(command, bytes):
             command = command.decode("utf-8", "replace")
@@ -154,6 +155,8 @@ def read(command, dialect="posix"):
             return []
         budget = _Budget(len(command))
         budget.stopped = len(command) > MAX_CHARS
+        if isinstance(cwd, str) and cwd.startswith("/"):
+            budget.cwd = cwd
         out = []
         _read_into(command[:MAX_CHARS], (), {}, 0, dialect, budget, out)
         return Commands(_unique(out), budget.stopped)
@@ -176,9 +179,17 @@ class Commands(list):
 class _Budget(object):
     """What one ``read`` may still spend: commands interpreted, characters read again."""
 
-    __slots__ = ("commands", "chars", "stopped")
+    __slots__ = ("commands", "chars", "stopped", "functions", "scripts", "cwd", "files")
 
     def __init__(self, length):
+        #: functions the call defined so far: name -> header raw (its ``body``)
+        self.functions = {}
+        #: scripts the call wrote so far (``cat > F <<E``, ``echo … > F``): path -> text
+        self.scripts = {}
+        #: the folder the call runs in (script files are read only with one), or None
+        self.cwd = None
+        #: script files read from disk so far (``MAX_SCRIPTS``)
+        self.files = 0
         self.stopped = False
         self.commands = 0
         self.chars = min(length, MAX_CHARS) // 2 + 16384
@@ -218,7 +229,7 @@ class _Raw(object):
     """A simple command as parsed, before wrappers and shells are looked through."""
 
     __slots__ = ("words", "origin", "heredoc", "heredoc_quoted", "herestring", "piped_from", "pipe_prev", "done",
-                 "writes", "guard", "truncates", "stdout", "after", "negated", "command")
+                 "writes", "guard", "truncates", "stdout", "after", "negated", "command", "body")
 
     def __init__(self, origin):
         self.done = False
@@ -240,6 +251,8 @@ class _Raw(object):
         self.negated = False
         #: the Command read from it (after wrappers), once interpreted
         self.command = None
+        #: a function definition's header (``f()``, ``function f``): the raws of its body, once read
+        self.body = None
 
 
 class _Parser(object):
@@ -257,6 +270,9 @@ class _Parser(object):
         self.esc = "`" if dialect == "powershell" else "\\"
         self.backticks = dialect != "powershell"
         self.dialect = dialect
+        self.defining = None  # a function header (``f()``) whose body opens next
+        self.bodies = []  # open function bodies: (header raw, "{" or "(", level, first raw's index)
+        self.braces = 0
 
     def parse(self):
         self.read_list(0, self.origin, None, self.depth)
@@ -321,8 +337,14 @@ class _Parser(object):
                 # a subshell groups commands: counted, not recursed into, so 100,000 of them cost no stack
                 end = _run_end(s, i, "(")
                 previous = None
+                header = self._function_header(raw, end)
+                if header:
+                    raw = self._finish(raw)
+                    i = header
+                    continue
                 if not (raw is not None and raw.words and self.dialect == "powershell"):
                     raw = self._finish(raw)
+                    self._open_body("(", groups)
                     groups += end - i
                 i = end
             elif c == ")":
@@ -330,6 +352,7 @@ class _Parser(object):
                 raw = self._finish(raw)
                 if groups:
                     groups -= 1
+                    self._close_body("(", groups)
                 elif close is not None:
                     return i + 1
                 i += 1
@@ -341,11 +364,22 @@ class _Parser(object):
                 for word in words:
                     if not word:
                         continue
+                    if word == "{" and raw is not None and self._function_word(raw):
+                        self.defining = raw  # function f { …; }
+                        raw.body = ()
+                        raw = self._finish(raw)
                     if raw is None:
                         if word in _KEYWORDS:
                             condition = word in _CONDITIONS
                             negate = negate or word == "!"
+                            if word == "{":
+                                self._open_body("{", self.braces)
+                                self.braces += 1
+                            elif word == "}" and self.braces:
+                                self.braces -= 1
+                                self._close_body("{", self.braces)
                             continue
+                        self.defining = None
                         if len(self.raws) >= MAX_COMMANDS:
                             self.budget.stopped = True
                             return n
@@ -369,6 +403,7 @@ class _Parser(object):
                         condition = parts[0][1] in _CONDITIONS
                         negate = negate or parts[0][1] == "!"
                         continue
+                    self.defining = None
                     raw = self._new(origin, prev_in_pipe, previous, negate)
                     raw.guard, condition, negate = condition, False, False
                 elif (len(parts) == 1 and parts[0][0] == "lit" and parts[0][1].isdigit()
@@ -399,6 +434,43 @@ class _Parser(object):
             words.pop()  # a file descriptor: 2>/dev/null
         self._run = (words, j)
         return True
+
+    # -- function definitions: ``f() { …; }``, ``f() (…)``, ``function f { …; }`` ----------------
+
+    @staticmethod
+    def _function_word(raw):
+        """Whether ``raw`` is ``function NAME`` (a header whose body follows)."""
+        words = raw.words
+        return (len(words) == 2 and words[0] == [("lit", "function")] and len(words[1]) == 1
+                and words[1][0][0] == "lit" and words[1][0][1][:1] not in ("-", ""))
+
+    def _function_header(self, raw, i):
+        """At ``NAME (`` (``i`` after the ``(``): when ``)`` follows, ``raw`` is a function's
+        header: marked, and the index after the ``)``; else 0."""
+        if raw is None or not raw.words or self.dialect == "powershell":
+            return 0
+        words = raw.words
+        if len(words) != 1 and not self._function_word(raw):
+            return 0
+        name = words[-1]
+        if len(name) != 1 or name[0][0] != "lit" or not name[0][1] or name[0][1] in _KEYWORDS:
+            return 0
+        j = self._skip_blanks(i)
+        if self.s[j : j + 1] != ")" or i - 1 >= 0 and self.s[i - 1 : i] == "(" and self.s[i - 2 : i - 1] == "(":
+            return 0
+        self.defining = raw
+        raw.body = ()
+        return j + 1
+
+    def _open_body(self, kind, level):
+        if self.defining is not None:
+            self.bodies.append((self.defining, kind, level, len(self.raws)))
+            self.defining = None
+
+    def _close_body(self, kind, level):
+        if self.bodies and self.bodies[-1][1] == kind and self.bodies[-1][2] == level:
+            header, _, _, first = self.bodies.pop()
+            header.body = tuple(self.raws[first:])
 
     def _new(self, origin, prev, after=None, negated=False):
         raw = _Raw(origin)
@@ -970,15 +1042,26 @@ def _interpret(words, origin, env, depth, dialect, budget, out, raw=None, unknow
     if raw is not None and raw.command is None:
         raw.command = command
     out.append(command)
+    if raw is not None and raw.body is not None:  # a function's header: what it runs is read at each call
+        budget.functions[render(raw.words[-1])] = raw
+        return
+    header = budget.functions.get(name) if budget.functions else None
     if depth >= MAX_DEPTH:
-        budget.stopped = budget.stopped or key in _SHELLS or key == "eval"  # what it runs is not read
+        budget.stopped = budget.stopped or key in _SHELLS or key == "eval" or bool(header)  # not read
         return
     args = words[1:]
+    if raw is not None and raw.stdout not in (None, "|") and key in ("cat", "echo", "printf") or key == "tee":
+        _remember_script(key, args, raw, assigns, budget)
+    if header is not None and header.body:
+        _run_body(header.body, args, origin + (name + "()",), len(header.origin), env, depth, dialect, budget, out)
+        return
     if key in _SHELLS or key == "busybox" and args and render(args[0]) in _SHELLS:
         _shell(key, args if key != "busybox" else args[1:], raw, command, assigns, origin, depth, dialect, budget, out)
     elif key == "eval":
         _read_into(" ".join(render(w) for w in args), origin + ("eval",), dict(assigns), depth + 1, dialect,
                    budget, out)
+    elif key in ("source", ".") and args:
+        _run_script(args[0], args[1:], key + " FILE", True, origin, assigns, depth, dialect, budget, out)
     elif key in ("find", "gfind", "fd"):
         _find(args, assigns, origin, depth, dialect, budget, out)
     elif key in ("watch",):
@@ -1001,6 +1084,8 @@ def _interpret(words, origin, env, depth, dialect, budget, out, raw=None, unknow
         code = _interpreter_code(key, args, raw)
         if code is not None:
             _scan_code(code[0], code[1], origin + (code[2],), assigns, depth, dialect, budget, out)
+        elif _runs_by_path(words[0]):
+            _run_script(words[0], args, "./FILE", False, origin, assigns, depth, dialect, budget, out)
         elif raw is not None and raw.heredoc and not raw.heredoc_quoted:
             _Nested(_Sink(out, origin, dialect, budget), raw.heredoc, origin + ("<<",), depth + 1)
 
@@ -1058,7 +1143,10 @@ def _shell(key, args, raw, command, assigns, origin, depth, dialect, budget, out
         sub = [t for kind, t in args[index] if kind == "sub"]
         if sub and not command.piped_from:
             command.piped_from = sub[0]
-        return  # a script file
+        else:  # a script file
+            _run_script(args[index], args[index + 1 :], key + " FILE", True, origin, assigns, depth, dialect,
+                        budget, out)
+        return
     if raw is not None and raw.heredoc is not None:
         _read_into(raw.heredoc, origin + (label + " <<",), dict(assigns), depth + 1, dialect, budget, out)
     elif raw is not None and raw.herestring is not None:
@@ -1067,6 +1155,164 @@ def _shell(key, args, raw, command, assigns, origin, depth, dialect, budget, out
         script = _piped_script(raw.pipe_prev)
         if script:
             _read_into(script, origin + (label + " <|",), dict(assigns), depth + 1, dialect, budget, out)
+
+
+# -- functions and scripts the call runs ---------------------------------------------------------
+
+MAX_SCRIPT_BYTES = 64 * 1024  # a script file larger is not read
+MAX_SCRIPTS = 16  # script files read from disk per call
+#: Folders of installed programs: a program run by such a path is not a script of the project.
+_SYSTEM_PATHS = ("/bin/", "/sbin/", "/usr/", "/lib", "/nix/", "/opt/homebrew/", "/snap/", "/System/")
+_POSITIONAL = frozenset("123456789@*")
+
+
+def _run_body(raws, args, prefix, cut, env, depth, dialect, budget, out):
+    """A function's body (or a script's commands) run with ``args`` as ``$1``…``$9``, ``$@``,
+    ``$*``; each command's origin is ``prefix`` and what its own origin adds past ``cut``."""
+    env = dict(env)
+    for raw in raws:
+        if budget.commands >= MAX_COMMANDS:
+            budget.stopped = True
+            return
+        copy = _with_arguments(raw, args, prefix + raw.origin[cut:])
+        _interpret(copy.words, copy.origin, env, depth + 1, dialect, budget, out, copy)
+
+
+def _with_arguments(raw, args, origin):
+    copy = _Raw(origin)
+    for slot in _Raw.__slots__:
+        setattr(copy, slot, getattr(raw, slot))
+    copy.origin = origin
+    copy.command = None
+    copy.words = _positional(raw.words, args)
+    copy.writes = tuple(tuple(word) for word in _positional(raw.writes, args))
+    copy.truncates = tuple(tuple(word) for word in _positional(raw.truncates, args))
+    if isinstance(raw.stdout, tuple):
+        copy.stdout = tuple(_positional([raw.stdout], args)[0])
+    return copy
+
+
+def _positional(words, args):
+    """``words`` with the positional parameters the call gives replaced by its words (``"$@"``
+    is one word per argument); a parameter it does not give stays as it is."""
+    out = []
+    for word in words:
+        if not any(kind == "var" and text in _POSITIONAL for kind, text in word):
+            out.append(word)
+            continue
+        if len(word) == 1 and word[0][1] in ("@", "*"):
+            out.extend(list(arg) for arg in args)
+            continue
+        parts = []
+        for kind, text in word:
+            if kind != "var" or text not in _POSITIONAL:
+                parts.append((kind, text))
+            elif text in ("@", "*"):
+                for index, arg in enumerate(args):
+                    parts.extend(([("q", " ")] if index else []) + list(arg))
+            elif int(text) <= len(args):
+                parts.extend(args[int(text) - 1])
+            else:
+                parts.append((kind, text))
+        out.append(_merge(parts))
+    return out
+
+
+def _runs_by_path(word):
+    """Whether the command word runs a file by its path (``./deploy.sh``, ``bin/x``), not an
+    installed program (``/usr/bin/rm``)."""
+    text = render(word)
+    return "/" in text and not text.startswith(_SYSTEM_PATHS) and all(kind in ("lit", "q", "tilde") for kind, _ in word)
+
+
+def _script_path(parts, assigns, budget):
+    """The path ``parts`` names, absolute when the call's folder is known; None when only the run knows it."""
+    import os
+
+    if not parts or any(kind not in ("lit", "q", "tilde") for kind, _ in parts):
+        return None
+    text = render(parts)
+    if parts[0][0] == "tilde":
+        if parts[0][1]:
+            return None
+        home = assigns.get("HOME") or os.environ.get("HOME")
+        if not home or home == UNKNOWN_VALUE:
+            return None
+        text = home + text[1:]
+    if budget.cwd is not None:
+        text = os.path.join(budget.cwd, text)
+    return os.path.normpath(text)
+
+
+def _remember_script(key, args, raw, assigns, budget):
+    """``cat > F <<E``, ``echo … > F``, ``tee F <<E``: the text F holds for a later ``bash F``."""
+    if key == "tee":
+        text = raw.heredoc if raw.heredoc is not None else raw.herestring
+        targets = [word for word in args if not render(word).startswith("-")]
+    else:
+        text = _piped_script(raw)
+        targets = [raw.stdout]
+    for target in targets[:4]:
+        path = _script_path(target, assigns, budget)
+        if path is not None and text and len(budget.scripts) < MAX_SCRIPTS:
+            budget.scripts[path] = text
+
+
+def _run_script(word, args, label, as_shell, origin, assigns, depth, dialect, budget, out):
+    """A script file the call runs (``bash F``, ``source F``, ``./F``), read as the commands it
+    holds: a script the same call wrote, else a small text file on disk. Never executed."""
+    path = _script_path(word, assigns, budget)
+    if path is None:
+        return
+    text = budget.scripts.get(path)
+    if text is None and budget.cwd is not None and budget.files < MAX_SCRIPTS:
+        budget.files += 1
+        text = _script_file(path)
+    if not text or not as_shell and not _shell_script(text):
+        return
+    if depth + 1 > MAX_DEPTH or budget.chars <= 0:
+        budget.stopped = True
+        return
+    budget.stopped = budget.stopped or len(text) > budget.chars
+    text = text[: budget.chars]
+    budget.chars -= len(text)
+    parser = _Parser(text, origin + (label,), depth + 1, dialect, budget)
+    parser.parse()
+    _run_body(parser.raws, args, (), 0, assigns, depth, dialect, budget, out)
+
+
+def _script_file(path):
+    """The text of a regular file of at most ``MAX_SCRIPT_BYTES`` with no NUL byte, or None.
+    Opened read-only and non-blocking (a FIFO does not wait for a writer)."""
+    import os
+    import stat
+
+    try:
+        fd = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_NOCTTY", 0))
+    except (OSError, ValueError):
+        return None
+    try:
+        info = os.fstat(fd)
+        if not stat.S_ISREG(info.st_mode) or info.st_size > MAX_SCRIPT_BYTES:
+            return None
+        data = os.read(fd, MAX_SCRIPT_BYTES + 1)
+    except OSError:
+        return None
+    finally:
+        os.close(fd)
+    if len(data) > MAX_SCRIPT_BYTES or b"\0" in data:
+        return None
+    return data.decode("utf-8", "replace")
+
+
+def _shell_script(text):
+    """Whether a file run as ``./F`` is a shell script: no ``#!`` line, or one naming a shell."""
+    if not text.startswith("#!"):
+        return True
+    words = text[2:].split("\n", 1)[0].split()
+    if words and program_name(words[0]) == "env":
+        words = [word for word in words[1:] if not word.startswith("-") and "=" not in word]
+    return bool(words) and program_name(words[0]) in _SHELLS
 
 
 def _piped_script(raw):

@@ -268,7 +268,7 @@ def judge(command, cwd, env, registry):
     # place (the top level, or one ``sh -c`` string); None once a cd went where no one can tell.
     folders = {(): cwd}
     saved = {}  # project -> "stash" | "commit": an earlier command saves its tracked changes (judges.saves)
-    commands = shell.read(command)
+    commands = shell.read(command, cwd=cwd)
     if commands.stopped:
         named = _unread_program(command, registry)
         if named:
@@ -365,7 +365,7 @@ def explain(command, cwd, env, registry):
     findings = {}
     for finding in judge(command, cwd, env, registry):
         findings.setdefault(finding.row["id"], []).extend(finding.lost)
-    commands = shell.read(command)
+    commands = shell.read(command, cwd=cwd)
     context = shell_rules.Context(cwd, env.get("HOME"), env)
     out = []
     for row in registry.rows:

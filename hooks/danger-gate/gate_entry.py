@@ -53,6 +53,16 @@ GROUND = (b"hookmux", b".claude", b".copilot", b".codex", b".gemini", b".cursor"
           b"allowances", b"opencode", b".opencode", b".pi", b".qwen")
 _GROUND_VARIABLES = (b"HOOKMUX_STATE_DIR", b"HOOKMUX_CONFIG_DIR", b"CLAUDE_CONFIG_DIR", b"COPILOT_HOME", b"CODEX_HOME",
                      b"PI_CODING_AGENT_DIR")
+#: Programs that run the script file named after them (issue 39): the gate reads that file, whose
+#: commands are not in the call's bytes. A path as a command's program (``./deploy.sh``) runs one too.
+SCRIPT_RUNNERS = frozenset((b"sh", b"bash", b"zsh", b"dash", b"ksh", b"source", b"."))
+#: Words before a command's program that leave it the program (``sudo ./x``, ``X=1 bash f``).
+_BEFORE_PROGRAM = frozenset((b"sudo", b"env", b"nohup", b"time", b"nice", b"exec", b"command", b"then", b"do",
+                             b"else", b"{", b"!"))
+#: Bytes that end a command (a JSON newline, ``;``, ``&``, ``|``, a group, a substitution).
+_COMMAND_ENDS = (b"\\n", b";", b"&", b"|", b"(", b")", b"`")
+#: Folders of installed programs: a command run by such a path is no script of the project.
+_SYSTEM_PATHS = (b"/bin/", b"/sbin/", b"/usr/", b"/lib", b"/nix/", b"/opt/homebrew/", b"/snap/")
 # Seconds the gate may take before it lets the call run.
 DEADLINE = 5
 
@@ -97,6 +107,33 @@ def _empties_a_file(text):
                     and not (after == b"&" and target in _DESCRIPTOR):
                 return True
         start = text.find(b">", start + 1)
+    return False
+
+
+def _runs_a_file(text):
+    """Whether a command of ``text`` (from the command's key on) runs a script file: ``bash F``,
+    ``source F``, ``. F``, or a path as its program (``./deploy.sh``, ``bin/x``). Only each
+    command's first words are looked at: ``ls ./src`` runs no file."""
+    if b"/" not in text and b"sh " not in text and b"source " not in text and b". " not in text:
+        return False
+    value = text.find(b'"', text.find(b":") + 1)
+    text = text[value + 1:] if value >= 0 else text
+    for end in _COMMAND_ENDS:
+        text = text.replace(end, b"\n")
+    for line in text.split(b"\n"):
+        words = line.replace(b'\\"', b"").replace(b"'", b"").split()
+        index = 0
+        while index < len(words) and (words[index] in _BEFORE_PROGRAM or b"=" in words[index]):
+            index += 1
+        if index >= len(words):
+            continue
+        program = words[index].replace(b"\\/", b"/")
+        if program in SCRIPT_RUNNERS:
+            options = [word for word in words[index + 1:] if word.startswith(b"-")]
+            if len(options) < len(words) - index - 1 and not any(b"c" in word for word in options):
+                return True
+        elif b"/" in program and not program.startswith(_SYSTEM_PATHS) and not program.startswith(b'"'):
+            return True
     return False
 
 
@@ -238,7 +275,7 @@ def run():
                 return 0
         text = data[start:]  # not the cwd or the paths before it: ~/git/project names no program
         if not _names_a_program(text, LIBRARY_CALLS, _PROGRAM_NAMES) and _DYNAMIC not in text and not _names_a_device(text) \
-                and not _empties_a_file(text):
+                and not _empties_a_file(text) and not _runs_a_file(text):
             if not _names_ground(_file_tool_text(text), data) and (
                     not _user_registry_exists() or not _names_a_program(text, _user_words())):
                 return 0

@@ -104,6 +104,17 @@ def test_segments(command, expected):
     ("perl -e 'system(\"rm -rf /x\")'", ("rm", "-rf", "/x"), ("perl -e",)),
     ("python3 - <<'EOF'\nimport shutil\nshutil.rmtree('/x')\nEOF", ("rm", "-rf", "/x"), ("python3 << shutil.rmtree",)),
     ("pwsh -Command 'git reset --hard'", ("git", "reset", "--hard"), ("pwsh -Command",)),
+    # issue 39 (follow): a function the call defines, read at each call with its words
+    ('f() { rm -rf "$1"; }; f ~/Documents', ("rm", "-rf", "~/Documents"), ("f()",)),
+    ('function f { rm -rf "$@"; }; f ~/Documents', ("rm", "-rf", "~/Documents"), ("f()",)),
+    ('f() (rm -rf "$1"); f ~/x', ("rm", "-rf", "~/x"), ("f()",)),
+    ('function wipe() {\n  git reset --hard "$1"\n}\nwipe HEAD~3', ("git", "reset", "--hard", "HEAD~3"), ("wipe()",)),
+    ('f() { rm -rf "$*"; }; sudo f a', ("rm", "-rf", "a"), ("sudo", "f()")),
+    ('g() { rm -rf "$2/$1"; }; f() { g "$@"; }; f x ~/D', ("rm", "-rf", "~/D/x"), ("f()", "g()")),
+    # and a script the same call writes, then runs
+    ("cat > /tmp/c.sh <<'E'\nrm -rf ~/Documents\nE\nbash /tmp/c.sh", ("rm", "-rf", "~/Documents"), ("bash FILE",)),
+    ("echo 'git reset --hard' > c.sh && sh ./c.sh", ("git", "reset", "--hard"), ("sh FILE",)),
+    ("tee w.sh <<'E' >/dev/null\nrm -rf \"$1\"\nE\nsource w.sh ~/x", ("rm", "-rf", "~/x"), ("source FILE",)),
 ])
 def test_commands_are_found_where_they_run(command, argv, origin):
     assert (argv, origin) in found(command)
@@ -338,3 +349,87 @@ def test_the_reader_names_the_command_that_must_succeed_first(command, after):
     last = shell.read(command)[-1]
     assert last.argv == ("git", "stash", "drop")
     assert (last.after_ok.argv if last.after_ok is not None else None) == after
+
+
+# -- issue 39 (follow): functions and script files ------------------------------------------------
+
+def test_a_function_body_is_still_read_as_written_and_its_header_is_a_command():
+    commands = found('f() { rm -rf "$1"; }; f ~/Documents')
+    assert (("rm", "-rf", "$1"), ()) in commands  # as before: nothing is lost
+    assert (("f",), ()) in commands and (("f", "~/Documents"), ()) in commands
+
+
+def test_a_function_that_only_echoes_reads_only_echoes():
+    assert {argv[0] for argv, _ in found('say() { echo "$1"; }; say "rm -rf ~"')} == {"say", "echo"}
+
+
+def test_a_function_called_before_it_is_defined_is_not_followed():
+    assert (("rm", "-rf", "~/x"), ("f()",)) not in found('f ~/x; f() { rm -rf "$1"; }')
+
+
+def test_a_parameter_the_call_does_not_give_stays_unresolved():
+    assert (("rm", "-rf", "$2"), ("f()",)) in found('f() { rm -rf "$2"; }; f one')
+
+
+def test_a_function_calling_itself_stops_at_the_bound():
+    commands = shell.read("f() { f; }; f")
+    assert commands.stopped and len(commands) <= shell.MAX_DEPTH + 2
+
+
+def test_many_calls_stay_within_the_command_budget():
+    commands = shell.read("f() { rm -rf \"$1\"; f \"$1\"; f \"$1\"; }; f x")
+    assert len(commands) <= shell.MAX_COMMANDS
+
+
+def script_commands(command, cwd):
+    return [(c.argv, c.origin) for c in shell.read(command, cwd=str(cwd))]
+
+
+@pytest.mark.parametrize("run, origin", [
+    ("bash deploy.sh ~/Documents", ("bash FILE",)), ("sh -e ./deploy.sh ~/Documents", ("sh FILE",)),
+    ("./deploy.sh ~/Documents", ("./FILE",)), ("source deploy.sh ~/Documents", ("source FILE",)),
+    (". ./deploy.sh ~/Documents", (". FILE",)), ("cd /tmp; bash \"$PWD\"/x.sh; bash sub/../deploy.sh ~/Documents",
+                                               ("bash FILE",)),
+])
+def test_a_script_file_the_call_runs_is_read_from_the_calls_folder(tmp_path, run, origin):
+    (tmp_path / "deploy.sh").write_text("#!/bin/sh\nset -e\nrm -rf \"$1\"\n")
+    (tmp_path / "deploy.sh").chmod(0o644)  # never executable: it is read, not run
+    assert (("rm", "-rf", "~/Documents"), origin) in script_commands(run, tmp_path)
+
+
+def test_without_a_folder_no_file_is_read(tmp_path):
+    (tmp_path / "deploy.sh").write_text("rm -rf \"$1\"\n")
+    assert [c.argv for c in shell.read("bash %s/deploy.sh ~/x" % tmp_path)] == [("bash", "%s/deploy.sh" % tmp_path, "~/x")]
+
+
+def test_a_harmless_script_reads_as_its_harmless_commands(tmp_path):
+    (tmp_path / "build.sh").write_text("set -e\necho building\nmake -j4\n")
+    assert [argv for argv, _ in script_commands("bash build.sh", tmp_path)] == [
+        ("bash", "build.sh"), ("set", "-e"), ("echo", "building"), ("make", "-j4")]
+
+
+@pytest.mark.parametrize("name, body", [
+    ("big.sh", "rm -rf ~/x\n" + "# pad\n" * 20000),  # past MAX_SCRIPT_BYTES
+    ("bin.sh", "rm -rf ~/x\n\0\x7fELF"),  # not text
+    ("tool.py", "#!/usr/bin/env python3\nrm -rf ~/x\n"),  # run as ./F: python, not a shell script
+])
+def test_a_script_too_large_binary_or_of_another_language_is_not_read_as_shell(tmp_path, name, body):
+    (tmp_path / name).write_text(body)
+    assert ("rm", "-rf", "~/x") not in [argv for argv, _ in script_commands("./" + name, tmp_path)]
+
+
+def test_a_fifo_or_a_folder_is_not_waited_on_or_read(tmp_path):
+    import os
+
+    os.mkfifo(tmp_path / "pipe.sh")
+    (tmp_path / "dir.sh").mkdir()
+    started = time.monotonic()
+    commands = script_commands("bash pipe.sh; bash dir.sh", tmp_path)
+    assert time.monotonic() - started < 2
+    assert [argv for argv, _ in commands] == [("bash", "pipe.sh"), ("bash", "dir.sh")]
+
+
+def test_a_script_running_itself_stops_at_the_bound(tmp_path):
+    (tmp_path / "loop.sh").write_text("bash loop.sh\n")
+    commands = shell.read("bash loop.sh", cwd=str(tmp_path))
+    assert commands.stopped and len(commands) <= shell.MAX_DEPTH + 2

@@ -277,3 +277,16 @@ passes("deleters", "rsync -a src/ dst/", "rsync -avz --delete dist/ ./public/",
        "truncate -s 0 ~/.ssh/id_ed25519.pub", "cp -r src/ dst/", "cp ~/.ssh/id_ed25519.pub authorized_keys",
        "cp -n .env.example .env", "cp ~/.ssh/config /tmp/ssh-config.bak", "cp /dev/null app.log",
        "cp ~/.ssh/id_ed25519 /tmp/hookmux-key.bak", "java -cp lib/app.jar Main")
+
+# -- issue 39 (follow): a function the call defines, a script the call writes and then runs ------
+block("follow",
+      'f() { rm -rf "$1"; }; f ~/Documents', 'function f { rm -rf "$@"; }; f ~/Documents',
+      'f() (rm -rf "$1"); f ~/.ssh', 'clean() {\n  rm -rf -- "$1"\n}\nclean ~/Documents',
+      'w() { shred -u "$1"; }; w ~/.ssh/id_ed25519',
+      "cat > /tmp/hookmux-c.sh <<'E'\nrm -rf ~/Documents\nE\nbash /tmp/hookmux-c.sh",
+      "cat <<'E' > wipe.sh\nrm -rf \"$1\"\nE\nsh wipe.sh ~/Documents",
+      "echo 'rm -rf ~/.ssh' > x.sh && source x.sh")
+passes("follow",
+       'say() { echo "$1"; }; say "rm -rf ~/Documents"', 'f() { rm -rf "$1"; }; f ./build',
+       'build() { make -j4 "$@"; }; build all', "cat > /tmp/hookmux-b.sh <<'E'\necho rm -rf ~/Documents\nE\nbash /tmp/hookmux-b.sh",
+       "cat > notes.sh <<'E'\nrm -rf ~/Documents\nE")
