@@ -4,6 +4,7 @@ script alone; everything recorded."""
 from __future__ import annotations
 
 import json
+import time
 import urllib.error
 import urllib.request
 
@@ -14,6 +15,17 @@ from hookmux.standin.openai_chat import ChatServer, ToolUse, after_call, report
 
 TOOLS = [{"type": "function", "function": {"name": "run_shell_command", "parameters": {"type": "object"}}}]
 COMMAND = "rm -rf /tmp/e2e-data-only"  # data: the stand-in only sends it back as a tool call's arguments
+
+
+def wait_until(ready, seconds: float = 5.0) -> bool:
+    """The handler marks a reply sent after its last byte is written, so the client may read it
+    a moment before the mark lands."""
+    end = time.monotonic() + seconds
+    while not ready():
+        if time.monotonic() > end:
+            return False
+        time.sleep(0.01)
+    return True
 
 
 def post(url: str, body: dict, path: str = "/v1/chat/completions") -> tuple[int, str, str]:
@@ -61,7 +73,8 @@ def test_a_scripted_call_then_a_final_text_reporting_the_tool_result(server):
     (call,) = choice["message"]["tool_calls"]
     assert call["function"]["name"] == "run_shell_command"
     assert json.loads(call["function"]["arguments"]) == {"command": COMMAND}
-    assert server.issued == [call["id"]] and call["id"] in server.sent_at
+    assert server.issued == [call["id"]]
+    assert wait_until(lambda: call["id"] in server.sent_at), "the reply's send time is never recorded"
 
     hook_note = {"role": "user", "content": [{"type": "text", "text": "hookmux: force push rewrote history"}]}
     status, _, text = post(server.url, conversation(*tool_turn(call["id"], "Blocked by hook: no", hook_note)))
