@@ -12,6 +12,16 @@ from the host's environment), never the PATH an agent can write. It runs with th
 environment less ``GIT_*``, ``PATH`` set to the trusted folders, no prompt (``TF_INPUT=0``), and
 the connection variables the command itself sets (``DOCKER_HOST=… docker volume rm x`` asks
 that daemon).
+
+Nothing an agent can write picks a program the question starts (issue 38). docker is asked only
+of a local socket or plain TCP daemon (``unix://``, ``tcp://``, or none named): an ``ssh://``
+host makes docker start ssh, whose ``ProxyCommand`` in the agent-writable ``~/.ssh/config``
+runs anything, and a context (``--context``, ``DOCKER_CONTEXT``) or a config folder
+(``--config``, ``DOCKER_CONFIG``) is read from files the agent can write (CLI plugins, hooks,
+credential helpers, an ssh endpoint). Those are not asked: the judge finds nothing, the
+advisory speaks. docker's own config is a fresh empty private folder for each question.
+terraform reads no CLI config (``TF_CLI_CONFIG_FILE`` is the empty ``/dev/null``: a
+``credentials_helper`` there would start a program).
 """
 import os
 import time
@@ -23,7 +33,10 @@ CONNECTION_VARIABLES = {
     "docker": ("DOCKER_HOST", "DOCKER_CONTEXT", "DOCKER_CONFIG"),
     "terraform": ("TF_WORKSPACE", "TF_DATA_DIR"),
 }
-_QUIET = {"TF_INPUT": "0", "TF_IN_AUTOMATION": "1", "NO_COLOR": "1", "CHECKPOINT_DISABLE": "1"}
+_QUIET = {"TF_INPUT": "0", "TF_IN_AUTOMATION": "1", "NO_COLOR": "1", "CHECKPOINT_DISABLE": "1",
+          "TF_CLI_CONFIG_FILE": os.devnull}
+#: The daemon addresses docker is asked of: none of them starts a program.
+_DOCKER_LOCAL = ("unix://", "tcp://")
 
 
 def trusted_program(name, env):
@@ -50,6 +63,12 @@ def ask(where, program, args):
         value = where.program_env.get(name)
         if value:
             env[name] = value
+    private = None
+    if program == "docker":
+        private = docker_is_local(args, env) and _private_folder()
+        if not private:
+            return None
+        env["DOCKER_CONFIG"] = private
     argv = [path, *args]
     try:
         try:
@@ -58,3 +77,41 @@ def ask(where, program, args):
             return git_state._subprocess(argv, env, left)  # no posix_spawn with setsid here
     except (OSError, ValueError):
         return None
+    finally:
+        if private:
+            try:
+                os.rmdir(private)  # only ever the empty folder made above; left if docker wrote into it
+            except OSError:
+                pass
+
+
+def docker_is_local(args, env):
+    """Whether the question ``docker ARGS`` with ``env`` reaches a daemon without starting a
+    program: no context or config folder named, and the host (``-H``, ``DOCKER_HOST``) none or
+    a local socket or plain TCP."""
+    if env.get("DOCKER_CONTEXT", "default") != "default" or env.get("DOCKER_CONFIG"):
+        return False
+    hosts = [env.get("DOCKER_HOST") or "unix://"]
+    index = 0
+    while index < len(args) and args[index].startswith("-"):
+        name, eq, value = args[index].partition("=")
+        if not eq:
+            value = args[index + 1] if index + 1 < len(args) else ""
+            index += 1
+        index += 1
+        if name in ("-H", "--host"):
+            hosts.append(value)
+        elif name not in ("-c", "--context") or value != "default":
+            return False  # a named context, --config: files the agent can write
+    return all(host.startswith(_DOCKER_LOCAL) for host in hosts)
+
+
+def _private_folder():
+    """A new empty folder only this user can enter (``mkdir`` never follows a planted link)."""
+    folder = os.path.join(os.environ.get("TMPDIR") or "/tmp",
+                          "hookmux-docker-%d-%s" % (os.getpid(), os.urandom(6).hex()))
+    try:
+        os.mkdir(folder, 0o700)
+    except OSError:
+        return None
+    return folder

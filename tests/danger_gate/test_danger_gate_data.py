@@ -30,10 +30,17 @@ def standin(bin_dir: Path, name: str, answers: dict[str, str], hang: bool = Fals
     script = bin_dir / name
     log = bin_dir / f"{name}.log"
     script.write_text(f"""#!{sys.executable} -S
-import json, sys, time
+import json, os, sys, time
 args = sys.argv[1:]
 with open({str(log)!r}, "a") as handle:
     handle.write(json.dumps(args) + "\\n")
+config = os.environ.get("DOCKER_CONFIG")
+seen = {{name: os.environ.get(name) for name in ("DOCKER_HOST", "DOCKER_CONTEXT", "DOCKER_CONFIG", "TF_CLI_CONFIG_FILE")}}
+if config and os.path.isdir(config):
+    seen["config_entries"] = os.listdir(config)
+    seen["config_mode"] = os.stat(config).st_mode & 0o777
+with open({str(log)!r} + ".env", "a") as handle:
+    handle.write(json.dumps(seen) + "\\n")
 if {hang!r}:
     time.sleep(30)
 if {fail!r}:
@@ -193,6 +200,73 @@ def test_docker_that_hangs_fails_or_is_absent_blocks_nothing(tmp_path, kind):
     assert time.monotonic() - started < 4.5  # the 2 s budget of the questions, not docker's 30 s
 
 
+def seen_env(log: Path) -> list[dict]:
+    env_log = Path(str(log) + ".env")
+    return [json.loads(line) for line in env_log.read_text().splitlines()] if env_log.exists() else []
+
+
+#: Connections that would make the question start a program an agent can plant: ssh (its
+#: ProxyCommand in ~/.ssh/config), or files of a context or config folder (plugins, hooks,
+#: credential helpers, an ssh endpoint).
+NOT_LOCAL = [
+    "docker -H ssh://prod volume rm pgdata",
+    "docker --host=ssh://me@prod volume rm pgdata",
+    "DOCKER_HOST=ssh://prod docker volume rm pgdata",
+    "docker --context remote volume rm pgdata",
+    "docker -c remote volume rm pgdata",
+    "DOCKER_CONTEXT=remote docker volume rm pgdata",
+    "docker --config ./planted volume rm pgdata",
+    "DOCKER_CONFIG=./planted docker volume rm pgdata",
+    "docker -H unix:///var/run/docker.sock -H ssh://prod volume rm pgdata",
+    "docker -H ssh://prod compose down -v",
+]
+
+
+@pytest.mark.parametrize("command", NOT_LOCAL)
+def test_a_connection_that_would_start_a_program_is_not_asked(tmp_path, command):
+    """Issue 38: the gate's question never reaches ssh or a context or config the agent wrote."""
+    world = DataWorld(tmp_path)
+    folder = world.project()
+    data = world.volume("pgdata", 2)
+    log = standin(world.bin, "docker", {ALL_QUESTION: _ls(("pgdata", data)),
+                                        LABEL_QUESTION % "shop": _ls(("shop_pgdata", data))})
+    assert denial(world.gate(command, folder)) is None
+    assert asked(log) == []
+
+
+@pytest.mark.parametrize("variable, value", [("DOCKER_HOST", "ssh://prod"), ("DOCKER_CONTEXT", "remote"),
+                                             ("DOCKER_CONFIG", "/elsewhere")])
+def test_the_hosts_own_remote_connection_is_not_asked_either(tmp_path, variable, value):
+    world = DataWorld(tmp_path)
+    world.env[variable] = value
+    log = standin(world.bin, "docker", {ALL_QUESTION: _ls(("pgdata", world.volume("pgdata", 2)))})
+    assert denial(world.gate("docker volume rm pgdata", world.plain)) is None
+    assert asked(log) == []
+
+
+@pytest.mark.parametrize("connection", ["", "-H unix:///var/run/docker.sock", "DOCKER_HOST=tcp://127.0.0.1:2375",
+                                        "--context default"])
+def test_a_local_daemon_is_asked_with_an_empty_private_config_of_its_own(tmp_path, connection):
+    """A planted ~/.docker/config.json (a plugin folder, an ssh context) is never what docker reads:
+    the question gets a fresh empty folder, mode 700, removed after."""
+    world = DataWorld(tmp_path)
+    planted = world.home / ".docker"
+    planted.mkdir()
+    (planted / "config.json").write_text(json.dumps({"currentContext": "remote",
+                                                     "cliPluginsExtraDirs": [str(world.bin)]}))
+    options = "" if connection.startswith("DOCKER_") else connection
+    question = f"{options} {ALL_QUESTION}".strip()
+    log = standin(world.bin, "docker", {question: _ls(("pgdata", world.volume("pgdata", 2)))})
+    command = f"{connection} docker volume rm pgdata" if options != connection else f"docker {options} volume rm pgdata"
+    assert "the docker volume pgdata (2 entries" in denial(world.gate(command.strip(), world.plain))
+    (seen,) = seen_env(log)
+    assert seen["DOCKER_CONFIG"] and Path(seen["DOCKER_CONFIG"]) != planted
+    assert seen["config_entries"] == [] and seen["config_mode"] == 0o700
+    assert not Path(seen["DOCKER_CONFIG"]).exists()
+    assert seen["DOCKER_CONTEXT"] in (None, "default")
+    assert (planted / "config.json").exists()  # the user's file is left as it was
+
+
 def test_a_docker_only_on_the_path_is_not_asked(tmp_path):
     world = DataWorld(tmp_path)
     folder = world.project()
@@ -306,6 +380,8 @@ def test_a_remote_backend_asks_terraform_state_list_bounded(tmp_path, kind):
     if kind == "answers":
         assert "2 resources of the state" in reason and "aws_rds_cluster.main, module.net.aws_vpc.x" in reason
         assert asked(log) == [["-chdir=%s" % folder, "state", "list"]]
+        # no CLI config: a credentials_helper in an agent-written ~/.terraformrc would start a program
+        assert [seen["TF_CLI_CONFIG_FILE"] for seen in seen_env(log)] == [os.devnull]
     else:
         assert reason is None
 
