@@ -9,7 +9,8 @@ repository, no git, slower than the time left, any error): the caller passes the
 Git is the one of a trusted folder (``TRUSTED_BIN``; not the PATH an agent can write), started
 with an environment of hookmux's own: no ``GIT_*`` of the host's or the command's (the
 repository comes in as arguments), optional locks off (a status never takes the index lock
-another git holds), no pager, no prompts, ``core.fsmonitor`` and hooks off, and every filter driver the
+another git holds), no pager, no prompts, ``core.fsmonitor``, hooks and ``log.showSignature`` (the
+stash list would start ``gpg.program`` on a signed entry) off, and every filter driver the
 repository's configuration names emptied for a status (``Git._filters_off``): a repository's
 config cannot start a program through the gate.
 """
@@ -64,7 +65,7 @@ class Git:
         if left <= 0.05 or not cwd or not os.path.isdir(cwd) or self.git is None:
             return None
         argv = [self.git, "-C", cwd, "-c", "core.fsmonitor=false", "-c", "core.quotepath=off",
-                "-c", "core.hooksPath=" + os.devnull, *repo.args]
+                "-c", "core.hooksPath=" + os.devnull, "-c", "log.showSignature=false", *repo.args]
         env = self.env
         if repo.index_file:
             env = dict(env, GIT_INDEX_FILE=repo.index_file)

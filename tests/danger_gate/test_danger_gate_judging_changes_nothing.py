@@ -232,3 +232,48 @@ def test_a_filter_driver_named_so_no_setting_can_empty_it_is_not_asked_about(tmp
     repo, marker = _filtered_repo(world, "a=b")
     denial(world.gate("git checkout -- .", cwd=repo))  # a valid answer, whatever it is
     assert not marker.exists()
+
+
+def _signed_stash_repo(world: World) -> tuple[Path, Path]:
+    """A repository whose configuration shows signatures with a gpg program that leaves a marker,
+    and whose stash is a commit carrying a (forged) signature: listing it makes git verify it."""
+    repo = world.root / "signed"
+    repo.mkdir()
+    marker = world.root / "gpg.ran"
+    program = world.root / "gpg_program.py"
+    program.write_text("import sys\nopen(%r, 'a').write('ran\\n')\nsys.exit(1)\n" % str(marker))
+    program.chmod(0o755)
+    wrapper = world.root / "gpg_program"
+    wrapper.write_text("#!%s\nexec(open(%r).read())\n" % (sys.executable, str(program)))
+    wrapper.chmod(0o755)
+    git = lambda *args, **kw: subprocess.run(["git", *args], cwd=repo, env=world.env, check=True,  # noqa: E731
+                                             capture_output=True, **kw).stdout.decode().strip()
+    git("init", "-q", "-b", "main")
+    (repo / "tracked.txt").write_text("one\n")
+    git("add", ".")
+    git("-c", "user.name=t", "-c", "user.email=t@t", "commit", "-q", "-m", "one")
+    body = ("tree %s\nparent %s\nauthor t <t@t> 1 +0000\ncommitter t <t@t> 1 +0000\n"
+            "gpgsig -----BEGIN PGP SIGNATURE-----\n \n x\n -----END PGP SIGNATURE-----\n\nWIP on main\n"
+            % (git("write-tree"), git("rev-parse", "HEAD")))
+    stash = git("hash-object", "-t", "commit", "-w", "--stdin", input=body.encode())
+    git("update-ref", "--create-reflog", "refs/stash", stash)
+    git("config", "gpg.program", str(wrapper))
+    git("config", "log.showSignature", "true")
+    # The trap is real: git itself runs the program when it lists the stash.
+    subprocess.run(["git", "stash", "list"], cwd=repo, env=world.env, capture_output=True, timeout=60)
+    assert marker.exists(), "git did not run the gpg program: the test would prove nothing"
+    marker.unlink()
+    return repo, marker
+
+
+@pytest.mark.parametrize("command", ["git stash clear", "git stash drop", "rm -rf .git"])
+def test_judging_runs_no_gpg_program_of_the_repository(tmp_path, command):
+    """Issue 38: ``log.showSignature`` in the repository's configuration would make the gate's
+    ``git stash list`` start the ``gpg.program`` an agent wrote there."""
+    world = World(tmp_path)
+    repo, marker = _signed_stash_repo(world)
+    judged = world.gate(command, cwd=repo)
+    dangers.explain(command, str(repo), world.env)
+    assert not marker.exists(), command
+    if command.startswith("git"):
+        assert "stash" in (denial(judged) or ""), command  # the entry is still seen
