@@ -1,7 +1,7 @@
 """How well the guard is protected from the agent it guards: the level in force, and what is still open.
 
     managed_paths(root="") -> ManagedPaths        # where a managed install goes (Claude Code's managed settings,
-                                                  # Codex's requirements.toml)
+                                                  # Codex's requirements.toml, Copilot's policy hook file)
     untouchable(path) -> reason or ""             # why a process of the user could change path ("" = it cannot)
     level(root="") -> {"level", "settings", "why", "open"}
 
@@ -16,7 +16,10 @@ Two levels (docs/danger-gate.md, "Protection levels"):
 
 Codex is judged the same way on its own line (``report["codex"]``): ``managed`` when
 ``/etc/codex/requirements.toml`` (the administrator's requirements, ``install --managed --codex``)
-wires the gate in a tree only root can change.
+wires the gate in a tree only root can change. So is Copilot CLI (``report["copilot"]``): ``managed``
+when hookmux's policy hook file (``/etc/github-copilot/policy.d/hookmux.json``, ``install --managed
+--copilot``) does. Copilot loads policy hooks before all others, ``disableAllHooks`` cannot turn them
+off and a user cannot disable them (Copilot CLI 1.0.102).
 """
 from __future__ import annotations
 
@@ -33,6 +36,8 @@ MANAGED_TARGET = ("opt", "hookmux", "hooks")
 #: The interpreter a managed install wires: the system's, which only root can replace.
 MANAGED_PYTHON = "/usr/bin/python3"
 GATE_SCRIPT = "danger_gate.py"
+#: Copilot CLI's machine-wide policy hooks: every ``*.json`` of this folder (Linux); hookmux's is its own file.
+COPILOT_POLICY = ("etc", "github-copilot", "policy.d", "hookmux.json")
 
 
 @dataclass(frozen=True)
@@ -40,6 +45,7 @@ class ManagedPaths:
     settings: Path
     target: Path
     codex_requirements: Path
+    copilot_policy: Path
 
 
 def managed_paths(root: str = "") -> ManagedPaths:
@@ -47,7 +53,7 @@ def managed_paths(root: str = "") -> ManagedPaths:
 
     base = Path(root or "/")
     return ManagedPaths(base.joinpath(*MANAGED_SETTINGS), base.joinpath(*MANAGED_TARGET),
-                        base.joinpath(*codex_requirements.FILE))
+                        base.joinpath(*codex_requirements.FILE), base.joinpath(*COPILOT_POLICY))
 
 
 def untouchable(path: os.PathLike | str) -> str:
@@ -97,6 +103,20 @@ def _gate_commands(settings: Path) -> list[list[str]]:
     return _words(out)
 
 
+def copilot_gate_commands(policy: Path) -> list[str]:
+    """The danger gate's commands in a Copilot hooks file (``hooks.preToolUse[].bash``)."""
+    try:
+        data = json.loads(policy.read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        return []
+    hooks = data.get("hooks") if isinstance(data, dict) else None
+    entries = hooks.get("preToolUse") if isinstance(hooks, dict) else None
+    if not isinstance(entries, list):
+        return []
+    return [entry["bash"] for entry in entries
+            if isinstance(entry, dict) and isinstance(entry.get("bash"), str) and GATE_SCRIPT in entry["bash"]]
+
+
 def _codex_gate_commands(requirements: Path) -> list[list[str]]:
     from hookmux.installer import codex_requirements
 
@@ -139,10 +159,14 @@ def level(root: str = "") -> dict:
     paths = managed_paths(root)
     claude, why = _judge(paths.settings, _gate_commands(paths.settings))
     codex, codex_why = _judge(paths.codex_requirements, _codex_gate_commands(paths.codex_requirements))
+    copilot, copilot_why = _judge(paths.copilot_policy, _words(copilot_gate_commands(paths.copilot_policy)))
     report = {"level": claude, "settings": str(paths.settings), "why": why, "open": [],
-              "codex": {"level": codex, "requirements": str(paths.codex_requirements), "why": codex_why}}
+              "codex": {"level": codex, "requirements": str(paths.codex_requirements), "why": codex_why},
+              "copilot": {"level": copilot, "policy": str(paths.copilot_policy), "why": copilot_why}}
     if claude == "managed":
-        user_hosts = "Copilot and Gemini" if codex == "managed" else "Copilot, Codex and Gemini"
+        user_hosts = [name for name, level in (("Copilot", copilot), ("Codex", codex), ("Gemini", "user"))
+                      if level != "managed"]
+        user_hosts = ", ".join(user_hosts[:-1]) + " and " + user_hosts[-1] if len(user_hosts) > 1 else user_hosts[0]
         report["open"] = ["allowances and their signing key stay in the user's state folder: a process of "
                           "the user that reads the key can sign one (hookmux allow's terminal check is the "
                           "user's own)",
@@ -166,5 +190,8 @@ def render(report: dict) -> str:
     codex = report.get("codex")
     if codex and (codex["level"] == "managed" or os.path.exists(codex["requirements"])):
         lines.append(f"protection (Codex): {codex['level']} ({codex['why']})")
+    copilot = report.get("copilot")
+    if copilot and (copilot["level"] == "managed" or os.path.exists(copilot["policy"])):
+        lines.append(f"protection (Copilot): {copilot['level']} ({copilot['why']})")
     lines += [f"  still open: {item}" for item in report["open"]]
     return "\n".join(lines) + "\n"

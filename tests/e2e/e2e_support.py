@@ -285,7 +285,9 @@ class Sandbox:
         run.debug_log = debug_log
         return run
 
-    def copilot(self, cli: Cli, turns: list[ToolUse], *args: str, timeout: float = CLI_TIMEOUT) -> CliRun:
+    def copilot(self, cli: Cli, turns: list[ToolUse], *args: str, timeout: float = CLI_TIMEOUT,
+                inside: tuple[str, ...] = ()) -> CliRun:
+        """``inside``: words the CLI's command is appended to (a namespace that shows another /etc)."""
         env = self.env | {
             "COPILOT_OFFLINE": "true",
             "COPILOT_PROVIDER_TYPE": "anthropic",
@@ -294,7 +296,7 @@ class Sandbox:
             "COPILOT_MODEL": "claude-sonnet-4.5",
             "COPILOT_AUTO_UPDATE": "false",
         }
-        cmd = [str(cli.path), "-p", PROMPT, "--allow-all-tools", *args]
+        cmd = [*inside, str(cli.path), "-p", PROMPT, "--allow-all-tools", *args]
         return self._run(cmd, env, turns, timeout)
 
     # running an installed hook command directly, with the payload a host would send

@@ -241,3 +241,80 @@ def test_codex_without_managed_is_refused(layout):
         done = cli(home, command, "--codex", "--managed-root", str(root))
         assert done.returncode == 1 and "--codex goes with --managed" in done.stderr, command
     assert not any(root.iterdir())
+
+
+def test_copilots_policy_hook_wires_the_gate_roots_alone_and_uninstall_takes_it(layout):
+    from hookmux import wiring
+    from hookmux.testing import pre_tool_use
+
+    root, home = layout
+    policy = root / "etc" / "github-copilot" / "policy.d" / "hookmux.json"
+    admin = policy.parent / "00-admin.json"  # another policy hook of the administrator's: left alone
+    policy.parent.mkdir(parents=True)
+    admin.write_text('{"version": 1, "hooks": {"sessionStart": [{"type": "command", "bash": "/srv/x"}]}}\n')
+    tree = root / "opt" / "hookmux" / "hooks"
+    gate_script = tree / "danger-gate" / "danger_gate.py"
+
+    done = cli(home, "install", "--managed", "--copilot", "--managed-root", str(root))
+    assert done.returncode == 0, done.stderr
+    assert f"hookmux: managed: {policy} wires the danger gate for Copilot" in done.stdout
+    data = json.loads(policy.read_text())
+    assert data == {"version": 1, "hooks": {"preToolUse": [
+        {"type": "command", "matcher": "bash|create|edit", "timeoutSec": 10,
+         "bash": wiring.hook_command(SYSTEM_PYTHON, gate_script, "preToolUse")}]}}
+    for path in (policy, policy.parent, policy.parent.parent):
+        info = path.lstat()
+        assert info.st_uid == 0 and not info.st_mode & 0o022, path
+    changed = as_nobody(TRY_TO_CHANGE, str(policy), str(policy.parent))
+    assert changed.returncode == 0 and changed.stdout.strip() == "", changed.stdout + changed.stderr
+
+    # What Copilot runs (its `bash` line, through bash) answers in Copilot's form; the call is data.
+    gate_home = home / "gate-home"
+    (gate_home / "Documents").mkdir(parents=True)
+    assert str(gate_home).startswith(tempfile.gettempdir())
+    call = pre_tool_use("Bash", {"command": "rm -rf ~/Documents"}, host="copilot", cwd=str(gate_home))
+    ran = subprocess.run(["bash", "-c", data["hooks"]["preToolUse"][0]["bash"]], input=json.dumps(call.payload),
+                         capture_output=True, text=True, timeout=60, cwd=str(gate_home),
+                         env={"HOME": str(gate_home), "PATH": "/usr/bin:/bin"})
+    assert ran.returncode == 0, ran.stderr
+    assert json.loads(ran.stdout)["permissionDecision"] == "deny"
+    assert (gate_home / "Documents").is_dir()
+
+    status = cli(home, "status", "--managed-root", str(root))
+    assert f"protection (Copilot): managed ({policy} wires {tree}, which only root can change)" in status.stdout
+    assert "still open: Codex and Gemini wirings stay the user's" in status.stdout
+    doctor = json.loads(cli(home, "doctor", "--managed-root", str(root), "--json").stdout)
+    assert doctor["protection"]["copilot"]["level"] == "managed"
+
+    again = cli(home, "install", "--managed", "--copilot", "--managed-root", str(root))
+    assert again.returncode == 0 and f"wired {policy} (unchanged)" in again.stdout, again.stderr
+
+    os.chmod(gate_script, 0o666)
+    status = cli(home, "status", "--managed-root", str(root))
+    assert f"protection (Copilot): user ({policy} wires the gate, but {gate_script}" in status.stdout
+    os.chmod(gate_script, 0o644)
+
+    gone = cli(home, "uninstall", "--managed", "--managed-root", str(root))
+    assert gone.returncode == 0 and f"hookmux: removed {policy}" in gone.stdout, gone.stdout + gone.stderr
+    assert not policy.exists() and not gate_script.exists()
+    assert admin.read_text().startswith('{"version": 1')
+
+
+def test_a_policy_file_of_that_name_not_hookmuxs_refuses_the_install_before_anything_changes(layout):
+    root, home = layout
+    policy = root / "etc" / "github-copilot" / "policy.d" / "hookmux.json"
+    policy.parent.mkdir(parents=True)
+    policy.write_text('{"version": 1, "hooks": {}}\n')
+    done = cli(home, "install", "--managed", "--copilot", "--managed-root", str(root))
+    assert done.returncode == 1 and f"{policy}: a file of that name that is not hookmux's" in done.stderr
+    assert "nothing was changed" in done.stderr
+    assert policy.read_text() == '{"version": 1, "hooks": {}}\n'
+    assert not (root / "opt").exists() and not (root / "etc" / "claude-code").exists()
+
+
+def test_copilot_without_managed_is_refused(layout):
+    root, home = layout
+    for command in ("install", "uninstall"):
+        done = cli(home, command, "--copilot", "--managed-root", str(root))
+        assert done.returncode == 1 and "--copilot goes with --managed" in done.stderr, command
+    assert not any(root.iterdir())

@@ -3,6 +3,7 @@ settings (and a Copilot hooks file), keeping everything of the user's."""
 from __future__ import annotations
 
 import argparse
+import json
 import os
 import sys
 
@@ -68,6 +69,9 @@ def configure(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--codex", action="store_true",
                         help="with --managed: also wire the danger gate into Codex's administrator requirements "
                              "(/etc/codex/requirements.toml), keeping everything else in that file")
+    parser.add_argument("--copilot", action="store_true",
+                        help="with --managed: also wire the danger gate as a Copilot CLI policy hook "
+                             "(/etc/github-copilot/policy.d/hookmux.json), which disableAllHooks cannot turn off")
     parser.add_argument("--dry-run", action="store_true", help="print what would change; write nothing")
 
 
@@ -75,6 +79,9 @@ def run(args: argparse.Namespace) -> int:
     out, err = sys.stdout, sys.stderr
     if getattr(args, "codex", False) and not getattr(args, "managed", False):
         err.write("hookmux: --codex goes with --managed (the user's own Codex wiring is --codex-home DIR)\n")
+        return 1
+    if getattr(args, "copilot", False) and not getattr(args, "managed", False):
+        err.write("hookmux: --copilot goes with --managed (the user's own Copilot wiring is --copilot-hooks-dir DIR)\n")
         return 1
     if getattr(args, "managed", False):
         refused = _managed(args)
@@ -132,6 +139,13 @@ def run(args: argparse.Namespace) -> int:
         except codex_requirements.BlockError as exc:
             err.write(f"hookmux: {exc}\nhookmux: nothing was changed\n")
             return 1
+    copilot_managed = None
+    if getattr(args, "copilot", False):  # planned first too
+        try:
+            copilot_managed = _copilot_managed_plan(args.managed_root, target, python)
+        except InstallError as exc:
+            err.write(f"hookmux: {exc}\nhookmux: nothing was changed\n")
+            return 1
     from hookmux.adopt.carry import Carry  # carries an adoption over a reinstall
 
     try:
@@ -147,6 +161,8 @@ def run(args: argparse.Namespace) -> int:
                 out.write(f"would write {path} (hookmux's plugin)\n" if changed else f"unchanged {path}\n")
             if codex_managed is not None and codex_managed[1] != codex_managed[2]:
                 out.write(f"would wire {codex_managed[0]} (hookmux's block: the danger gate for Codex)\n")
+            if copilot_managed is not None and copilot_managed[1] != copilot_managed[2]:
+                out.write(f"would wire {copilot_managed[0]} (hookmux's policy hook: the danger gate for Copilot)\n")
             return 0
         with transaction.lock():
             if args.serve and _serve_files().move_if_held(str(target)):  # issue 32: a squatted port
@@ -171,7 +187,9 @@ def run(args: argparse.Namespace) -> int:
         if getattr(args, "managed", False) and code == 0:
             code = _seal(target, settings, out, err)
         if codex_managed is not None and code == 0:
-            code = _write_codex_managed(*codex_managed, out, err)
+            code = _write_managed_file(*codex_managed, "Codex", out, err)
+        if copilot_managed is not None and code == 0:
+            code = _write_managed_file(*copilot_managed, "Copilot", out, err)
         if args.serve and _readable_by_others(settings):
             err.write(f"hookmux: warning: {settings} carries the `hookmux serve` secret and other users can read "
                       f"it; `chmod 600 {settings}` keeps them from driving the server\n")
@@ -203,8 +221,9 @@ def _managed(args: argparse.Namespace) -> str:
         return "--managed needs root (sudo hookmux install --managed): only then can no process of the user change it"
     if args.serve or args.copilot_hooks_dir or args.codex_home or args.gemini_home or args.cursor or args.qwen or \
             plugin_hosts(args):
-        return ("--managed wires Claude Code's managed settings, and Codex's requirements with --codex "
-                "(not --serve, --codex-home, Copilot, Cursor, Gemini or Qwen Code)")
+        return ("--managed wires Claude Code's managed settings, Codex's requirements with --codex and Copilot's "
+                "policy hooks with --copilot (not --serve, --codex-home, --copilot-hooks-dir, Cursor, Gemini or "
+                "Qwen Code)")
     paths = protection.managed_paths(args.managed_root)
     python = args.python or protection.MANAGED_PYTHON
     reason = protection.untouchable(python)
@@ -259,8 +278,31 @@ def _codex_managed_plan(root: str, target, python: str):
         raise codex_requirements.BlockError(f"{path}: {exc}") from exc
 
 
-def _write_codex_managed(path, old: str, new: str, out, err) -> int:
-    """Write Codex's requirements (atomically; root's, no group/other write) and check nobody else can change it."""
+def _copilot_managed_plan(root: str, target, python: str):
+    """(Copilot's policy hook file, its text, hookmux's text: the danger gate from ``target`` on
+    ``preToolUse``); InstallError when a file of that name is not hookmux's."""
+    from hookmux import protection, wiring
+    from hookmux.installer.entries import COPILOT_DANGER_EVENTS, DANGER_TIMEOUT
+
+    path = protection.managed_paths(root).copilot_policy
+    try:
+        old = path.read_text(encoding="utf-8")
+    except FileNotFoundError:
+        old = ""
+    except (OSError, ValueError) as exc:
+        raise InstallError(f"{path}: cannot read it: {exc}") from exc
+    if old and not protection.copilot_gate_commands(path):
+        raise InstallError(f"{path}: a file of that name that is not hookmux's (no danger gate in it): "
+                           "move it, then install again")
+    script = os.path.join(str(target), *wiring.DANGER_SCRIPT)
+    hooks = [{"type": "command", "matcher": matcher, "bash": wiring.hook_command(python, script, event),
+              "timeoutSec": DANGER_TIMEOUT} for event, matcher in COPILOT_DANGER_EVENTS.items()]
+    new = json.dumps({"version": 1, "hooks": {"preToolUse": hooks}}, indent=2) + "\n"
+    return path, old, new
+
+
+def _write_managed_file(path, old: str, new: str, host: str, out, err) -> int:
+    """Write a host's administrator file (atomically; root's, no group/other write) and check nobody else can change it."""
     from hookmux import protection
 
     try:
@@ -273,7 +315,7 @@ def _write_codex_managed(path, old: str, new: str, out, err) -> int:
     if reason:
         err.write(f"hookmux: installed, but a user could still change it: {reason}\n")
         return 1
-    out.write(f"hookmux: managed: {path} wires the danger gate for Codex and can be changed by root only\n")
+    out.write(f"hookmux: managed: {path} wires the danger gate for {host} and can be changed by root only\n")
     return 0
 
 

@@ -23,9 +23,12 @@ def configure(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--managed", action="store_true",
                         help="as root: remove what `install --managed` made (the tree in /opt/hookmux/hooks, "
                              "hookmux's entries in Claude Code's managed settings and its block in "
-                             "/etc/codex/requirements.toml)")
+                             "/etc/codex/requirements.toml, its Copilot policy hook file)")
     parser.add_argument("--codex", action="store_true",
                         help="accepted with --managed, as install takes it (the block goes with --managed anyway)")
+    parser.add_argument("--copilot", action="store_true",
+                        help="accepted with --managed, as install takes it (hookmux's Copilot policy hook file "
+                             "goes with --managed anyway)")
     parser.add_argument("--dry-run", action="store_true", help="print what would change; write nothing")
 
 
@@ -33,6 +36,9 @@ def run(args: argparse.Namespace) -> int:
     out, err = sys.stdout, sys.stderr
     if args.codex and not args.managed:
         err.write("hookmux: --codex goes with --managed (the user's own Codex wiring is --codex-home DIR)\n")
+        return 1
+    if args.copilot and not args.managed:
+        err.write("hookmux: --copilot goes with --managed (the user's own Copilot wiring is --copilot-hooks-dir DIR)\n")
         return 1
     if args.managed:
         code = _managed(args, out, err)  # Codex's block first: it must not run a tree that is gone
@@ -116,6 +122,17 @@ def _managed(args: argparse.Namespace, out, err) -> int:
         return 1
     paths = protection.managed_paths(args.managed_root)
     args.target, args.settings = str(paths.target), str(paths.settings)
+    policy = paths.copilot_policy  # hookmux's file alone: it goes whole
+    if protection.copilot_gate_commands(policy):
+        if args.dry_run:
+            out.write(f"would remove {policy} (hookmux's Copilot policy hook)\n")
+        else:
+            try:
+                os.unlink(policy)
+            except OSError as exc:
+                err.write(f"hookmux: {policy}: {exc}\nhookmux: nothing was changed\n")
+                return 1
+            out.write(f"hookmux: removed {policy}\n")
     path = paths.codex_requirements
     try:
         old = path.read_text(encoding="utf-8")
