@@ -67,6 +67,29 @@ print("\\n".join(results))
 """
 
 
+def assert_roots_alone(*paths: Path) -> None:
+    """Each path root's, writable by no one else, and another user changes none of them."""
+    for path in paths:
+        info = path.lstat()
+        assert info.st_uid == 0 and not info.st_mode & 0o022, path
+    changed = as_nobody(TRY_TO_CHANGE, *map(str, paths))
+    assert changed.returncode == 0 and changed.stdout.strip() == "", changed.stdout + changed.stderr
+
+
+def run_as_the_host(home: Path, argv: list[str], payload: dict) -> dict:
+    """``argv`` (the wired line, as the host starts it) given ``payload``, in a HOME with Documents
+    under ``home``: its answer; the Documents are still there (the call in it is data)."""
+    gate_home = home / "gate-home"
+    (gate_home / "Documents").mkdir(parents=True)
+    assert str(gate_home).startswith(tempfile.gettempdir())
+    payload = json.loads(json.dumps(payload).replace("GATE_HOME", str(gate_home)))
+    ran = subprocess.run(argv, input=json.dumps(payload), capture_output=True, text=True, timeout=60,
+                         cwd=str(gate_home), env={"HOME": str(gate_home), "PATH": "/usr/bin:/bin"})
+    assert ran.returncode == 0, ran.stderr
+    assert (gate_home / "Documents").is_dir()
+    return json.loads(ran.stdout)
+
+
 def test_a_managed_install_is_roots_alone_and_status_says_so(layout):
     root, home = layout
     done = cli(home, "install", "--managed", "--managed-root", str(root))
@@ -163,25 +186,15 @@ def test_codex_requirements_wire_the_gate_keep_the_admins_keys_and_uninstall_tak
     assert gate == [{"type": "command", "command": expected, "timeout": 10,
                      "matcher": codex_hooks.DANGER_EVENTS["PreToolUse"]}]
     assert "--host codex" in expected
-    for path in (requirements, requirements.parent):
-        info = path.lstat()
-        assert info.st_uid == 0 and not info.st_mode & 0o022, path
-    changed = as_nobody(TRY_TO_CHANGE, str(requirements), str(requirements.parent))
-    assert changed.returncode == 0 and changed.stdout.strip() == "", changed.stdout + changed.stderr
+    assert_roots_alone(requirements, requirements.parent)
 
     # What Codex runs answers in Codex's form: the wired command (argv, no shell) with a shell call as data.
-    gate_home = home / "gate-home"
-    (gate_home / "Documents").mkdir(parents=True)
-    assert str(gate_home).startswith(tempfile.gettempdir())
-    payload = json.dumps({"session_id": "s1", "transcript_path": None, "cwd": str(gate_home),
-                          "hook_event_name": "PreToolUse", "model": "gpt-4.1", "permission_mode": "bypassPermissions",
-                          "turn_id": "t1", "tool_name": "Bash", "tool_input": {"command": "rm -rf ~/Documents"},
-                          "tool_use_id": "call_1"})
-    ran = subprocess.run(wiring.argv(expected), input=payload, capture_output=True, text=True, timeout=60,
-                         cwd=str(gate_home), env={"HOME": str(gate_home), "PATH": "/usr/bin:/bin"})
-    assert ran.returncode == 0, ran.stderr
-    assert json.loads(ran.stdout)["hookSpecificOutput"]["permissionDecision"] == "deny"
-    assert (gate_home / "Documents").is_dir()
+    payload = {"session_id": "s1", "transcript_path": None, "cwd": "GATE_HOME",
+               "hook_event_name": "PreToolUse", "model": "gpt-4.1", "permission_mode": "bypassPermissions",
+               "turn_id": "t1", "tool_name": "Bash", "tool_input": {"command": "rm -rf ~/Documents"},
+               "tool_use_id": "call_1"}
+    answer = run_as_the_host(home, wiring.argv(expected), payload)
+    assert answer["hookSpecificOutput"]["permissionDecision"] == "deny"
 
     status = cli(home, "status", "--managed-root", str(root))
     assert f"protection (Codex): managed ({requirements} wires {tree}, which only root can change)" in status.stdout
@@ -262,23 +275,12 @@ def test_copilots_policy_hook_wires_the_gate_roots_alone_and_uninstall_takes_it(
     assert data == {"version": 1, "hooks": {"preToolUse": [
         {"type": "command", "matcher": "bash|create|edit", "timeoutSec": 10,
          "bash": wiring.hook_command(SYSTEM_PYTHON, gate_script, "preToolUse")}]}}
-    for path in (policy, policy.parent, policy.parent.parent):
-        info = path.lstat()
-        assert info.st_uid == 0 and not info.st_mode & 0o022, path
-    changed = as_nobody(TRY_TO_CHANGE, str(policy), str(policy.parent))
-    assert changed.returncode == 0 and changed.stdout.strip() == "", changed.stdout + changed.stderr
+    assert_roots_alone(policy, policy.parent, policy.parent.parent)
 
     # What Copilot runs (its `bash` line, through bash) answers in Copilot's form; the call is data.
-    gate_home = home / "gate-home"
-    (gate_home / "Documents").mkdir(parents=True)
-    assert str(gate_home).startswith(tempfile.gettempdir())
-    call = pre_tool_use("Bash", {"command": "rm -rf ~/Documents"}, host="copilot", cwd=str(gate_home))
-    ran = subprocess.run(["bash", "-c", data["hooks"]["preToolUse"][0]["bash"]], input=json.dumps(call.payload),
-                         capture_output=True, text=True, timeout=60, cwd=str(gate_home),
-                         env={"HOME": str(gate_home), "PATH": "/usr/bin:/bin"})
-    assert ran.returncode == 0, ran.stderr
-    assert json.loads(ran.stdout)["permissionDecision"] == "deny"
-    assert (gate_home / "Documents").is_dir()
+    call = pre_tool_use("Bash", {"command": "rm -rf ~/Documents"}, host="copilot", cwd="GATE_HOME")
+    answer = run_as_the_host(home, ["bash", "-c", data["hooks"]["preToolUse"][0]["bash"]], call.payload)
+    assert answer["permissionDecision"] == "deny"
 
     status = cli(home, "status", "--managed-root", str(root))
     assert f"protection (Copilot): managed ({policy} wires {tree}, which only root can change)" in status.stdout
