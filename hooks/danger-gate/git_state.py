@@ -157,6 +157,20 @@ class Git:
             entries = [entry for entry in entries if entry.split(" ", 1)[0] == wanted]
         return _describe(entries, "stash entry", "")
 
+    def unpushed(self, repo):
+        """The commits of the local branches that no remote-tracking branch holds (every one where
+        there is no remote): what removing the repository's ``.git`` loses. A lone first commit is
+        not counted (a scaffold's "Initial commit": the work tree still holds what it recorded)."""
+        out = self.run(repo, ["log", "--branches", "--not", "--remotes", "--format=%h %P", "--max-count=1001"])
+        if out is None:
+            return None
+        commits = [line.decode("utf-8", "replace").split() for line in out.splitlines() if line.strip()]
+        if not commits or len(commits) == 1 and len(commits[0]) == 1:
+            return ""
+        if len(commits) > 1000:
+            return "more than 1000 commits on no remote (%s, ...)" % ", ".join(c[0] for c in commits[:3])
+        return _describe([c[0] for c in commits], "commit", "on no remote:")
+
     def unsaved(self, repo, spared=None):
         """What removing ``repo``'s work tree whole loses: uncommitted changes to tracked files
         and untracked files (less those ``spared(path)`` lets go: regenerable output)."""

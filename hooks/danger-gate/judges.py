@@ -114,6 +114,7 @@ def paths(command, where, operands=None):
     reached_paths = [path for _, paths_reached in found for path in paths_reached]
     lost = _protected(reached_paths, where)
     lost += _worktree_changes(reached_paths[:MAX_WORKTREE_QUESTIONS], where)
+    lost += [why for why in _repository_lost(reached_paths[:MAX_WORKTREE_QUESTIONS], where) if why not in lost]
     if operands is not None and operands.files:  # tar, zip: a file named is judged as rm judges it
         lost += [why for why in _files_lost(command, where, operands, found) if why not in lost]
     return lost
@@ -129,13 +130,43 @@ def _worktree_changes(reached_paths, where):
         root = allowances.project_root(path)
         resolved = targets.real(path)
         if not os.path.exists(os.path.join(root, ".git")) or resolved == os.path.join(root, ".git") \
-                or not (resolved + "/").startswith(root + "/"):
-            continue
+                or not (resolved + "/").startswith(root + "/") or _repository_of(resolved):
+            continue  # a repository or its .git removed whole: _repository_lost
         if where.saved and root in where.saved:
             continue  # `git stash && rm -rf src`: saved first
         found = where.git.changes(Repo(root, "", [], (), None), [os.path.relpath(resolved, root) or "."])
         if found and found not in lost:
             lost.append(found)
+    return lost
+
+
+def _repository_of(resolved):
+    """(the work tree, whether it goes too) when removing the folder ``resolved`` removes a
+    repository whole (it holds a ``.git`` folder) or its ``.git`` folder; None otherwise."""
+    if os.path.basename(resolved) == ".git" and os.path.isfile(os.path.join(resolved, "HEAD")):
+        return os.path.dirname(resolved), False
+    if os.path.isdir(os.path.join(resolved, ".git")) and not os.path.islink(os.path.join(resolved, ".git")):
+        return resolved, True
+    return None
+
+
+def _repository_lost(reached_paths, where):
+    """Removing a repository whole or its ``.git`` (issue 39): the stash entries and the commits
+    on no remote go with it; the repository whole takes its uncommitted changes and untracked
+    files (less regenerable output) too."""
+    lost = []
+    for path in reached_paths:
+        if not os.path.isdir(path) or os.path.islink(path):
+            continue
+        found = _repository_of(targets.real(path))
+        if found is None or where.saved and found[0] in where.saved:
+            continue
+        tree, whole = found
+        repo = Repo(tree, "", [], (), None)
+        answers = [where.git.unpushed(repo), where.git.stashes(repo)]
+        if whole:
+            answers.append(where.git.unsaved(repo, lambda name: _regenerable_below(tree, name)))
+        lost += ["%s in %s" % (answer, tree) for answer in answers if answer]
     return lost
 
 

@@ -1,6 +1,8 @@
 """One level below what the gate protects: judged by what is really there to lose (issue 39)."""
 from __future__ import annotations
 
+import subprocess
+
 import pytest
 
 from gate_support import World, denial
@@ -100,3 +102,64 @@ def test_rm_r_of_committed_or_untracked_folders_passes(tmp_path):
     repo = _repo_with_src(world, edited=False)
     for command in ("rm -rf src", "rm -rf build", "rm -rf build src", "rm -r src/", "rm -rf ./build/*"):
         assert denial(world.gate(command, cwd=repo)) is None, command
+
+
+def _git(world: World, repo, *args: str) -> str:
+    done = subprocess.run(["git", "-C", str(repo), "-c", "user.name=t", "-c", "user.email=t@t", *args],
+                          env=world.env, check=True, capture_output=True, text=True)
+    return done.stdout.strip()
+
+
+def _history(world: World, name: str, commits: int, remote: bool = False):
+    """A repository of ``commits`` commits on main; with ``remote``, all of them pushed to a bare one."""
+    repo = world.root / name
+    repo.mkdir()
+    _git(world, repo, "init", "-q", "-b", "main")
+    for number in range(commits):
+        (repo / "notes.txt").write_text(f"entry {number}\n")
+        _git(world, repo, "add", ".")
+        _git(world, repo, "commit", "-q", "-m", f"entry {number}")
+    if remote:
+        bare = world.root / (name + ".git")
+        _git(world, world.root, "init", "-q", "--bare", str(bare))
+        _git(world, repo, "remote", "add", "origin", str(bare))
+        _git(world, repo, "push", "-q", "origin", "main")
+    return repo
+
+
+@pytest.mark.parametrize("command", ["rm -rf .git", "rm -rf ./.git/", "rm -rf ../notes"])
+def test_removing_a_repository_or_its_git_folder_loses_the_commits_on_no_remote(tmp_path, command):
+    world = World(tmp_path)
+    repo = _history(world, "notes", 3)
+    reason = denial(world.gate(command, cwd=repo))
+    assert reason and "3 commits on no remote:" in reason, reason
+    assert (repo / ".git" / "HEAD").is_file()
+
+
+def test_removing_the_git_folder_loses_the_stash(tmp_path):
+    world = World(tmp_path)
+    repo = _history(world, "notes", 2, remote=True)
+    (repo / "notes.txt").write_text("half done\n")
+    _git(world, repo, "stash", "-q")
+    reason = denial(world.gate("rm -rf .git", cwd=repo))
+    assert reason and "1 stash entry" in reason and "commits on no remote" not in reason, reason
+
+
+@pytest.mark.parametrize("command", ["rm -rf .git", "rm -rf .git && git init"])
+def test_a_pushed_history_or_a_lone_first_commit_passes(tmp_path, command):
+    world = World(tmp_path)
+    assert denial(world.gate(command, cwd=_history(world, "pushed", 3, remote=True))) is None
+    scaffold = _history(world, "scaffold", 1)  # `create-app` made an "Initial commit": the work tree holds it
+    assert denial(world.gate(command, cwd=scaffold)) is None
+
+
+def test_removing_a_whole_repository_loses_its_untracked_work_not_its_build_output(tmp_path):
+    world = World(tmp_path)
+    repo = _history(world, "site", 2, remote=True)
+    (repo / "node_modules" / "x").mkdir(parents=True)
+    (repo / "node_modules" / "x" / "index.js").write_text("x\n")
+    before = denial(world.gate("rm -rf site", cwd=world.root)) or ""
+    assert "untracked" not in before and "node_modules" not in before, before
+    (repo / "draft.md").write_text("not added yet\n")
+    reason = denial(world.gate("rm -rf site", cwd=world.root))
+    assert reason and "draft.md" in reason, reason
