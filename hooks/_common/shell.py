@@ -33,6 +33,7 @@ Public API (stable; hooks/danger-gate builds on it):
       starts (``> F``, ``>| F``, ``&> F``, ``2> F``, ``>& F``; not ``>> F``, not ``>&2``).
     - ``stdout``: where its standard output goes: the parts of the file the last redirection
       of it names (``> F``, ``>> F``, ``1> F``, ``&> F``), ``"|"`` into a pipe, or None (the caller's).
+    - ``stdin``: the parts of the file the last ``< F`` (``0< F``) of it reads, or None.
     - ``after_ok``: the ``Command`` that must succeed for this one to run (``a && b``, ``if a;
       then b``), or None.
     - ``piped_from``: the program whose output is this command's stdin or script
@@ -75,7 +76,7 @@ class Command(object):
     """One simple command that would run (see the module docstring)."""
 
     __slots__ = ("argv", "words", "origin", "assigns", "shell_vars", "unknown_args", "piped_from", "writes",
-                 "write_words", "found_by", "truncate_words", "stdout", "after_ok")
+                 "write_words", "found_by", "truncate_words", "stdout", "stdin", "after_ok")
 
     def __init__(self, words, origin=(), assigns=None, unknown_args=False, piped_from="", writes=(), shell_vars=None,
                  raw=None):
@@ -107,6 +108,8 @@ class Command(object):
         self.truncate_words = raw.truncates if raw is not None else ()
         #: where its output goes: a file's parts, "|" (a pipe), or None (the caller's)
         self.stdout = raw.stdout if raw is not None else None
+        #: the file its input is read from (``< F``: the parts), or None
+        self.stdin = raw.stdin if raw is not None else None
         #: the Command that must succeed first (``a && b``), or None
         self.after_ok = raw.after.command if raw is not None and raw.after is not None else None
 
@@ -229,7 +232,7 @@ class _Raw(object):
     """A simple command as parsed, before wrappers and shells are looked through."""
 
     __slots__ = ("words", "origin", "heredoc", "heredoc_quoted", "herestring", "piped_from", "pipe_prev", "done",
-                 "writes", "guard", "truncates", "stdout", "after", "negated", "command", "body")
+                 "writes", "guard", "truncates", "stdout", "stdin", "after", "negated", "command", "body")
 
     def __init__(self, origin):
         self.done = False
@@ -245,6 +248,7 @@ class _Raw(object):
         self.pipe_prev = None
         self.truncates = ()
         self.stdout = None
+        self.stdin = None
         #: the raw before it at the same level whose success it needs (``a && b``), or None
         self.after = None
         #: run under ``!``: its failure is what counts
@@ -526,6 +530,8 @@ class _Parser(object):
                     raw.truncates += (tuple(parts),)
             if writes and op != "<>" and (fd == "1" or op.startswith("&")):
                 raw.stdout = None if duplicate else tuple(parts)
+            if op == "<" and fd in ("0", "1"):  # `< F`, `0< F` (fd "1" here: none was written)
+                raw.stdin = tuple(parts)
         return i
 
     def _skip_blanks(self, i):

