@@ -1273,7 +1273,7 @@ def _run_script(word, args, label, as_shell, origin, assigns, depth, dialect, bu
     text = budget.scripts.get(path)
     if text is None and budget.cwd is not None and budget.files < MAX_SCRIPTS:
         budget.files += 1
-        text = _script_file(path)
+        text = text_file(path)
     if not text or not as_shell and not _shell_script(text):
         return
     if depth + 1 > MAX_DEPTH or budget.chars <= 0:
@@ -1287,9 +1287,10 @@ def _run_script(word, args, label, as_shell, origin, assigns, depth, dialect, bu
     _run_body(parser.raws, args, (), 0, assigns, depth, dialect, budget, out)
 
 
-def _script_file(path):
-    """The text of a regular file of at most ``MAX_SCRIPT_BYTES`` with no NUL byte, or None.
-    Opened read-only and non-blocking (a FIFO does not wait for a writer)."""
+def text_file(path):
+    """The text of a regular file of at most ``MAX_SCRIPT_BYTES`` with no NUL byte, or None
+    (a script the reader follows, a SQL file a judge reads). Opened read-only and non-blocking
+    (a FIFO does not wait for a writer)."""
     import os
     import stat
 

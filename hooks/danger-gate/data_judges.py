@@ -16,7 +16,7 @@ import os
 import re
 
 import targets
-from _common.shell import render
+from _common.shell import render, text_file
 import tool_state
 
 # ---------------------------------------------------------------- docker
@@ -268,7 +268,7 @@ def database_target(command, where):
         return []
     program = argv[0]
     if program in ("psql", "mysql", "mariadb"):
-        return _sql_client(program, argv[1:], where)
+        return _sql_client(program, argv[1:], where, command.stdin and render(command.stdin))
     if program == "dropdb":
         return _dropdb(argv[1:], where)
     if "prisma" in argv[:4] and (program == "prisma" or program in _RUNNERS):
@@ -307,10 +307,11 @@ def _options(words, value_options):
     return values, operands
 
 
-def _sql_client(program, words, where):
+def _sql_client(program, words, where, stdin=None):
+    """``stdin``: the file the client reads its SQL from (``< F``), or None."""
     if program == "psql":
         values, operands = _options(words, _PSQL_VALUES)
-        sql = values.get("-c") or values.get("--command") or ""
+        sql = values.get("-c") or values.get("--command") or _sql_file(values.get("-f") or values.get("--file"), where)
         target = values.get("-d") or values.get("--dbname") or (operands[0] if operands else "")
         host, database = _pg_target(target, values.get("-h") or values.get("--host"), where)
     else:
@@ -319,12 +320,23 @@ def _sql_client(program, words, where):
         socket = values.get("-S") or values.get("--socket") or values.get("--protocol", "").lower() == "socket"
         host = "" if socket else (values.get("-h") or values.get("--host") or where.program_env.get("MYSQL_HOST", ""))
         database = values.get("-D") or values.get("--database") or (operands[0] if operands else "")
+    sql = sql or _sql_file(stdin, where)
     dropped = _DROP.findall(sql)
     if not dropped:
         return []
     names = [database] + [name for kind, name in dropped if kind.lower() == "database"]
     what = ", ".join("%s %s" % (kind.upper(), name) for kind, name in dropped[:3])
     return _shared(host, names, "%s on %s" % (what, _describe(host, database)))
+
+
+def _sql_file(word, where):
+    """The text of the SQL file ``word`` names (``-f F``, ``< F``); "" when none is named, it is
+    not a regular text file of at most 64 KiB (``shell.text_file``), or its name is only known at
+    run time."""
+    if not word or word == "-" or "$(" in word or "`" in word:
+        return ""
+    text = targets.expand(word, where.env) if ("$" in word or word.startswith("~")) else word
+    return (text and text_file(os.path.join(where.cwd or "/", text))) or ""
 
 
 def _pg_target(target, host, where):

@@ -443,6 +443,25 @@ def test_a_drop_on_another_host_or_production_is_denied(tmp_path, command):
 
 
 @pytest.mark.parametrize("command", [
+    "psql -h db.example.com -d app -f reset.sql", "psql --host=db.example.com --file=reset.sql app",
+    "psql -h db.example.com app < reset.sql", "mysql -h db.example.com shop < ./reset.sql",
+])
+def test_a_drop_read_from_a_sql_file_is_judged_as_one_on_the_command_line(tmp_path, command):
+    world = DataWorld(tmp_path)
+    (world.plain / "reset.sql").write_text("BEGIN;\nDROP TABLE users;\nCOMMIT;\n")
+    (world.plain / "seed.sql").write_text("INSERT INTO users VALUES (1);\n")
+    reason = denial(world.gate(command, world.plain))
+    assert reason and "[DATABASE-DROP-SHARED]" in reason and "TABLE users on" in reason, command
+    assert denial(world.gate(command.replace("reset.sql", "seed.sql"), world.plain)) is None
+    assert denial(world.gate(command.replace("reset.sql", "missing.sql"), world.plain)) is None
+    assert denial(world.gate(command.replace("db.example.com", "localhost"), world.plain)) is None
+    os.mkfifo(world.plain / "pipe.sql")  # no writer: opening it to read would wait for ever
+    started = time.monotonic()
+    assert denial(world.gate(command.replace("reset.sql", "pipe.sql"), world.plain)) is None
+    assert time.monotonic() - started < 10
+
+
+@pytest.mark.parametrize("command", [
     "psql -d app -c 'DROP TABLE users'",
     "psql -h /var/run/postgresql -d app -c 'DROP TABLE users'",
     "psql postgres:///app -c 'DROP TABLE users'",
