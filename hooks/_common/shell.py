@@ -38,6 +38,11 @@ Public API (stable; hooks/danger-gate builds on it):
       then b``), or None.
     - ``piped_from``: the program whose output is this command's stdin or script
       (``curl … | sh``, ``sh -c "$(curl …)"``, ``bash <(curl …)``), or "".
+    - ``scope``: the shell processes it runs in, outermost first: one number per ``( … )``,
+      substitution and pipeline stage around it (each runs in a child of the shell), so a
+      ``cd``, an assignment or a function of one scope holds only for the commands whose
+      ``scope`` starts with it. ``last_stage``: it is the last stage of a pipeline, which bash
+      runs in a child and zsh in the shell itself (whether its ``cd`` holds, no one can tell).
 - ``render(parts) -> str``: one word's text as ``argv`` shows it.
 
 Data stays data: the arguments of ``echo``, ``grep``, a commit message or a heredoc fed to
@@ -76,7 +81,7 @@ class Command(object):
     """One simple command that would run (see the module docstring)."""
 
     __slots__ = ("argv", "words", "origin", "assigns", "shell_vars", "unknown_args", "piped_from", "writes",
-                 "write_words", "found_by", "truncate_words", "stdout", "stdin", "after_ok")
+                 "write_words", "found_by", "truncate_words", "stdout", "stdin", "after_ok", "scope", "last_stage")
 
     def __init__(self, words, origin=(), assigns=None, unknown_args=False, piped_from="", writes=(), shell_vars=None,
                  raw=None):
@@ -112,6 +117,10 @@ class Command(object):
         self.stdin = raw.stdin if raw is not None else None
         #: the Command that must succeed first (``a && b``), or None
         self.after_ok = raw.after.command if raw is not None and raw.after is not None else None
+        #: the shell processes it runs in (module docstring)
+        self.scope = raw.scope if raw is not None else ()
+        #: the last stage of a pipeline (bash forks it, zsh does not)
+        self.last_stage = raw is not None and raw.pipe_prev is not None and raw.stdout != "|"
 
     def __repr__(self):
         return "Command(%r, origin=%r%s%s)" % (self.argv, self.origin, ", unknown_args" if self.unknown_args else "",
@@ -182,7 +191,7 @@ class Commands(list):
 class _Budget(object):
     """What one ``read`` may still spend: commands interpreted, characters read again."""
 
-    __slots__ = ("commands", "chars", "stopped", "functions", "scripts", "cwd", "files")
+    __slots__ = ("commands", "chars", "stopped", "functions", "scripts", "cwd", "files", "scope", "scopes")
 
     def __init__(self, length):
         #: functions the call defined so far: name -> header raw (its ``body``)
@@ -193,6 +202,10 @@ class _Budget(object):
         self.cwd = None
         #: script files read from disk so far (``MAX_SCRIPTS``)
         self.files = 0
+        #: the scope of the command being interpreted: a text read again from it starts there
+        self.scope = ()
+        #: scope numbers handed out so far
+        self.scopes = 0
         self.stopped = False
         self.commands = 0
         self.chars = min(length, MAX_CHARS) // 2 + 16384
@@ -219,20 +232,39 @@ def _read_into(text, origin, env, depth, dialect, budget, out):
         budget.stopped = budget.stopped or len(text) > budget.chars
         text = text[: budget.chars]
         budget.chars -= len(text)
+    base = budget.scope
     parser = _Parser(text, origin, depth, dialect, budget)
     parser.parse()
-    for raw in parser.raws:
-        if budget.commands >= MAX_COMMANDS:
-            budget.stopped = True
-            return
-        _interpret(raw.words, raw.origin, env, depth, dialect, budget, out, raw)
+    envs = {base: env}  # a scope's variables: its own assignments over a copy of its parent's
+    try:
+        for raw in parser.raws:
+            if budget.commands >= MAX_COMMANDS:
+                budget.stopped = True
+                return
+            budget.scope = raw.scope
+            _interpret(raw.words, raw.origin, _scope_env(envs, raw.scope), depth, dialect, budget, out, raw)
+    finally:
+        budget.scope = base
+
+
+def _scope_env(envs, scope):
+    """The variables of ``scope``: a copy of its parent scope's the first time it runs a command."""
+    env = envs.get(scope)
+    if env is None:
+        env = envs[scope] = dict(_scope_env(envs, scope[:-1]) if scope else {})
+    return env
+
+
+def in_scope(outer, inner):
+    """Whether what scope ``outer`` did (a cd, an assignment, a function) holds in ``inner``."""
+    return inner[: len(outer)] == outer
 
 
 class _Raw(object):
     """A simple command as parsed, before wrappers and shells are looked through."""
 
     __slots__ = ("words", "origin", "heredoc", "heredoc_quoted", "herestring", "piped_from", "pipe_prev", "done",
-                 "writes", "guard", "truncates", "stdout", "stdin", "after", "negated", "command", "body")
+                 "writes", "guard", "truncates", "stdout", "stdin", "after", "negated", "command", "body", "scope")
 
     def __init__(self, origin):
         self.done = False
@@ -257,6 +289,8 @@ class _Raw(object):
         self.command = None
         #: a function definition's header (``f()``, ``function f``): the raws of its body, once read
         self.body = None
+        #: the shell processes it runs in (``Command.scope``)
+        self.scope = ()
 
 
 class _Parser(object):
@@ -277,6 +311,20 @@ class _Parser(object):
         self.defining = None  # a function header (``f()``) whose body opens next
         self.bodies = []  # open function bodies: (header raw, "{" or "(", level, first raw's index)
         self.braces = 0
+        #: the scope the text is read in, and the scopes opened in it so far (innermost last)
+        self.scope = budget.scope
+        self.opened = []
+
+    def _open_scope(self):
+        self.budget.scopes += 1
+        self.opened.append(self.budget.scopes)
+
+    def _close_scope(self):
+        if self.opened:
+            self.opened.pop()
+
+    def _scope_now(self):
+        return self.scope + tuple(self.opened) if self.opened else self.scope
 
     def parse(self):
         self.read_list(0, self.origin, None, self.depth)
@@ -334,6 +382,9 @@ class _Parser(object):
                 else:
                     if raw is not None and raw.stdout is None:
                         raw.stdout = "|"
+                    if raw is not None and not raw.done:  # a stage before the last: a child of the shell
+                        self.budget.scopes += 1
+                        raw.scope = raw.scope + (self.budget.scopes,)
                     prev_in_pipe = raw
                     raw = self._finish(raw)
                     i += 2 if s[i + 1 : i + 2] == "&" else 1
@@ -350,12 +401,15 @@ class _Parser(object):
                     raw = self._finish(raw)
                     self._open_body("(", groups)
                     groups += end - i
+                    for _ in range(end - i):
+                        self._open_scope()
                 i = end
             elif c == ")":
                 previous = None
                 raw = self._finish(raw)
                 if groups:
                     groups -= 1
+                    self._close_scope()
                     self._close_body("(", groups)
                 elif close is not None:
                     return i + 1
@@ -478,6 +532,7 @@ class _Parser(object):
 
     def _new(self, origin, prev, after=None, negated=False):
         raw = _Raw(origin)
+        raw.scope = self._scope_now()
         raw.pipe_prev = prev
         raw.after = after
         raw.negated = negated
@@ -731,7 +786,9 @@ class _Parser(object):
             self.budget.stopped = True
             self._after = _skip_balanced(self.s, i)
             return ("sub", "")
+        self._open_scope()  # a substitution runs in a child of the shell
         self._after = self.read_list(i, origin, ")", depth + 1)
+        self._close_scope()
         return ("sub", _first_program(self.raws[before:]))
 
     def _backtick(self, i, parts, origin, depth):
@@ -808,7 +865,10 @@ class _Nested(object):
     def __init__(self, outer, text, origin, depth, as_list=False):
         inner = _Parser(text, origin, depth, outer.dialect, outer.budget)
         inner.raws = outer.raws
-        if as_list:
+        if isinstance(outer, _Parser):
+            inner.scope = outer._scope_now()
+        if as_list:  # backticks: a substitution, run in a child of the shell
+            inner._open_scope()
             inner.read_list(0, origin, None, depth)
         else:
             inner._dquote(0, [], origin, depth)
@@ -1052,6 +1112,8 @@ def _interpret(words, origin, env, depth, dialect, budget, out, raw=None, unknow
         budget.functions[render(raw.words[-1])] = raw
         return
     header = budget.functions.get(name) if budget.functions else None
+    if header is not None and raw is not None and not in_scope(header.scope, raw.scope):
+        header = None  # defined in a ( … ) or a pipeline stage that ended before this call
     if depth >= MAX_DEPTH:
         budget.stopped = budget.stopped or key in _SHELLS or key == "eval" or bool(header)  # not read
         return
@@ -1059,7 +1121,8 @@ def _interpret(words, origin, env, depth, dialect, budget, out, raw=None, unknow
     if raw is not None and raw.stdout not in (None, "|") and key in ("cat", "echo", "printf") or key == "tee":
         _remember_script(key, args, raw, assigns, budget)
     if header is not None and header.body:
-        _run_body(header.body, args, origin + (name + "()",), len(header.origin), env, depth, dialect, budget, out)
+        _run_body(header.body, args, origin + (name + "()",), len(header.origin), env, depth, dialect, budget, out,
+                  len(header.scope))
         return
     if key in _SHELLS or key == "busybox" and args and render(args[0]) in _SHELLS:
         _shell(key, args if key != "busybox" else args[1:], raw, command, assigns, origin, depth, dialect, budget, out)
@@ -1172,15 +1235,19 @@ _SYSTEM_PATHS = ("/bin/", "/sbin/", "/usr/", "/lib", "/nix/", "/opt/homebrew/", 
 _POSITIONAL = frozenset("123456789@*")
 
 
-def _run_body(raws, args, prefix, cut, env, depth, dialect, budget, out):
+def _run_body(raws, args, prefix, cut, env, depth, dialect, budget, out, scope_cut=None):
     """A function's body (or a script's commands) run with ``args`` as ``$1``…``$9``, ``$@``,
-    ``$*``; each command's origin is ``prefix`` and what its own origin adds past ``cut``."""
+    ``$*``; each command's origin is ``prefix`` and what its own origin adds past ``cut``, its
+    scope the caller's and what its own adds past ``scope_cut`` (where it was defined)."""
     env = dict(env)
+    caller = budget.scope
+    scope_cut = len(caller) if scope_cut is None else scope_cut
     for raw in raws:
         if budget.commands >= MAX_COMMANDS:
             budget.stopped = True
             return
         copy = _with_arguments(raw, args, prefix + raw.origin[cut:])
+        copy.scope = caller + raw.scope[scope_cut:]
         _interpret(copy.words, copy.origin, env, depth + 1, dialect, budget, out, copy)
 
 

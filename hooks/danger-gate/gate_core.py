@@ -265,9 +265,12 @@ def judge(command, cwd, env, registry):
     ground = own_ground.Ground(env, cwd, targets.real(_HOOKS))
     findings = []
     # The folder each command runs in: a cd moves it for the later commands read from the same
-    # place (the top level, or one ``sh -c`` string); None once a cd went where no one can tell.
-    folders = {(): cwd}
+    # place (the top level, or one ``sh -c`` string) and run in the same shell process (its
+    # scope: not after the ``( … )`` or pipeline stage it ran in); None once a cd went where no
+    # one can tell (a variable's unknown value, or the last stage of a pipeline: zsh keeps it, bash not).
+    folders = {((), ()): cwd}
     saved = {}  # project -> "stash" | "commit": an earlier command saves its tracked changes (judges.saves)
+    carried = []  # what earlier commands moved or linked (targets.carries): the disk is not scoped
     commands = shell.read(command, cwd=cwd)
     if commands.stopped:
         named = _unread_program(command, registry)
@@ -282,20 +285,22 @@ def judge(command, cwd, env, registry):
         # As in sh: the shell expands the words with its own variables; the command's prefix
         # assignments (`HOME=/tmp rm -rf ~/x`) reach only the program's environment.
         scope = _with(env, simple.shell_vars)
-        here = _folder(folders, simple.origin)
+        here = _folder(folders, simple.origin, simple.scope)
         if argv[0] in ("cd", "pushd") and len(argv) <= 2:
             if len(argv) == 1:
                 target = [scope.get("HOME") or ""]
             else:
                 target = targets.reach_parts(simple.words[1], here, scope) if argv[1] != "-" else []
-            folders[simple.origin] = target[0] if len(target) == 1 and target[0] else None
+            known = len(target) == 1 and target[0] and not simple.last_stage
+            folders[(simple.origin, simple.scope)] = target[0] if known else None
             continue
         before = simple.after_ok
         step = judges.stash_step(before.argv, here) if before is not None and here and argv[0] == "git" else None
         feeder = previous if simple.piped_from and previous is not None and previous.stdout == "|" \
             and previous.argv[:1] == (simple.piped_from,) else None
         previous = simple
-        where = judges.Where(here, scope, places, git, saved, _with(env, simple.assigns), step, feeder)
+        where = judges.Where(here, scope, places, git, saved, _with(env, simple.assigns), step, feeder,
+                             tuple(carried))
         context = shell_rules.Context(cwd, places.home, scope)
         found = len(findings)
         for row in registry.rows:
@@ -311,6 +316,10 @@ def judge(command, cwd, env, registry):
         changed = ground.shell(simple, here, scope) if len(findings) == found else None
         if changed:
             findings.append(Finding(OWN_GROUND, changed, argv))
+        if argv[0] in ("mv", "ln") and here:
+            carry = targets.carries(argv, simple.words, here, scope)
+            if carry:
+                carried.append(carry)
         if argv[0] == "git" and here:
             change = judges.saves(argv, here)
             if change:
@@ -376,11 +385,18 @@ def explain(command, cwd, env, registry):
     return out
 
 
-def _folder(folders, origin):
-    """The folder of a command read from ``origin``: the last cd of that place or of one around it."""
-    while origin not in folders:
-        origin = origin[:-1]
-    return folders[origin]
+def _folder(folders, origin, scope):
+    """The folder of a command read from ``origin`` in ``scope``: the last cd of that place or
+    of one around it, in its shell process or one it was started from."""
+    for cut in range(len(origin), -1, -1):
+        for depth in range(len(scope), -1, -1):
+            folder = folders.get((origin[:cut], scope[:depth]), _NO_CD)
+            if folder is not _NO_CD:
+                return folder
+    return None
+
+
+_NO_CD = object()
 
 
 def _with(env, assignments):

@@ -30,9 +30,10 @@ _FIND_EXEC = frozenset(("-exec", "-execdir", "-ok", "-okdir"))
 class Where:
     """What the judges of one simple command need."""
 
-    __slots__ = ("cwd", "env", "places", "git", "saved", "program_env", "stash_before", "feeder")
+    __slots__ = ("cwd", "env", "places", "git", "saved", "program_env", "stash_before", "feeder", "carried")
 
-    def __init__(self, cwd, env, places, git, saved=None, program_env=None, stash_before=None, feeder=None):
+    def __init__(self, cwd, env, places, git, saved=None, program_env=None, stash_before=None, feeder=None,
+                 carried=()):
         self.cwd = cwd
         #: the variables the shell expands the command's words with
         self.env = env
@@ -48,6 +49,8 @@ class Where:
         self.stash_before = stash_before
         #: the simple command whose output is this one's stdin (``cat .env | nc host``), or None
         self.feeder = feeder
+        #: what earlier commands of the call moved or linked (``targets.carries``)
+        self.carried = carried
 
 
 def operand_indexes(argv, value_options=()):
@@ -79,7 +82,7 @@ def reached(command, index, where):
     if (first == "~" or first.startswith("~/")) and _library_call(command):
         # shutil.rmtree(os.path.expanduser('~/x')): the reader cannot see the expansion; take it.
         parts = (("tilde", ""), ("q", parts[0][1][1:])) + tuple(parts[1:])
-    return targets.reach_parts(parts, where.cwd, where.env)
+    return targets.reach_parts(parts, where.cwd, where.env, where.carried)
 
 
 def _library_call(command):
@@ -226,7 +229,7 @@ def _emptied(command, index, reached_paths, where):
     if globbed and reached_paths and all(os.path.lexists(path) for path in reached_paths):
         folder = os.path.dirname(reached_paths[0])
         if all(os.path.dirname(path) == folder for path in reached_paths):
-            why = targets.holder(folder, where.places)
+            why = targets.holder(targets.real(folder), where.places)  # `rm -r link/*` empties what it points to
             try:
                 names = [name for name in os.listdir(folder) if not name.startswith(".")]
             except OSError:

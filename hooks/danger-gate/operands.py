@@ -188,7 +188,7 @@ class Operands:
 def targets_of(parts, where):
     import targets
 
-    return targets.reach_parts(parts, where.cwd, where.env)
+    return targets.reach_parts(parts, where.cwd, where.env, where.carried)
 
 
 def _real(path):
@@ -209,7 +209,8 @@ def _moved(where, seen, directory, index):
             cwd = found[0] if len(found) == 1 else None
     if cwd == where.cwd:
         return where
-    return judges.Where(cwd, where.env, where.places, where.git, where.saved, where.program_env)
+    return judges.Where(cwd, where.env, where.places, where.git, where.saved, where.program_env,
+                        carried=where.carried)
 
 
 def compile_spec(spec, loses="paths"):

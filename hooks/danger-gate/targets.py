@@ -68,13 +68,15 @@ def reach(operand, cwd, env):
     return matches
 
 
-def reach_parts(parts, cwd, env):
+def reach_parts(parts, cwd, env, carried=()):
     """``reach`` for a word the shell reader split into parts (``(kind, text)``: ``lit``
     unquoted, ``q`` quoted, ``var``, ``sub``, ``tilde``): a quoted ``~`` or ``*`` is literal;
-    an unquoted ``{a,b}`` expands first (``~/{Documents,.ssh}``)."""
+    an unquoted ``{a,b}`` expands first (``~/{Documents,.ssh}``). A trailing ``/`` follows a
+    symlink (``rm -r link/`` deletes what it points to); ``carried``: what earlier commands of
+    the call moved or linked (``carries``), so a path they made names what is on disk now."""
     variants = _braces(parts)
     if variants is not None:
-        return [path for variant in variants for path in reach_parts(variant, cwd, env)]
+        return [path for variant in variants for path in reach_parts(variant, cwd, env, carried)]
     text, globbing = [], False
     for index, (kind, value) in enumerate(parts):
         if kind == "lit":
@@ -109,9 +111,52 @@ def reach_parts(parts, cwd, env):
     path = os.path.normpath(path)
     if path.startswith("//"):
         path = "/" + path.lstrip("/")
+    follow = joined.endswith(("/", "/."))
+    if carried:
+        path = _carry(path, follow, carried)
+    if follow and not globbing and os.path.islink(_unescape(path)):
+        path = _escape(real(_unescape(path)))
     if not globbing:
         return [_unescape(path)]
     return _glob(path) or [_unescape(path)]
+
+
+def carries(argv, words, cwd, env):
+    """What ``mv SRC DST`` or ``ln -s TARGET LINK`` (two operands) makes a later command of the
+    same call reach: ``(kind, new path, the path on disk now)``, or None. A move carries the
+    path and what is below it; a link what is below it (and the link itself with a trailing
+    ``/``)."""
+    if len(argv) < 3 or argv[0] not in ("mv", "ln"):
+        return None
+    indexes = [index for index in range(1, len(argv)) if not argv[index].startswith("-")]
+    options = "".join(argv[index] for index in range(1, len(argv)) if argv[index].startswith("-"))
+    if len(indexes) != 2 or "-t" in options or "--target" in options or argv[0] == "ln" and "s" not in options:
+        return None
+    source = reach_parts(words[indexes[0]], cwd, env)
+    dest = reach_parts(words[indexes[1]], cwd, env)
+    if len(source) != 1 or len(dest) != 1:
+        return None
+    source, dest = source[0], dest[0]
+    if os.path.isdir(dest) and not os.path.islink(dest):
+        dest = os.path.join(dest, os.path.basename(source))
+    first = words[indexes[0]][0] if words[indexes[0]] else ("lit", "")
+    if argv[0] == "ln" and first[0] in ("lit", "q") and not first[1].startswith("/"):
+        # a relative target is relative to the link's folder, not the command's
+        source = reach_parts(words[indexes[0]], os.path.dirname(dest), env)
+        if len(source) != 1:
+            return None
+        source = source[0]
+    return (argv[0], dest, source)
+
+
+def _carry(path, follow, carried):
+    """``path`` (glob-escaped) as the disk has it now, past each move and link of ``carried``,
+    the latest first."""
+    for kind, new, old in reversed(carried):
+        new, old = _escape(new), _escape(old)
+        if path.startswith(new + "/") or path == new and (kind == "mv" or follow):
+            path = old + path[len(new):]
+    return path
 
 
 def _braces(parts, limit=64):

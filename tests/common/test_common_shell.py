@@ -443,3 +443,55 @@ def test_a_script_running_itself_stops_at_the_bound(tmp_path):
     (tmp_path / "loop.sh").write_text("bash loop.sh\n")
     commands = shell.read("bash loop.sh", cwd=str(tmp_path))
     assert commands.stopped and len(commands) <= shell.MAX_DEPTH + 2
+
+
+# ---------------------------------------------------------------- scopes: the shell processes a command runs in
+
+
+def _scoped(command):
+    return {" ".join(c.argv): c for c in shell.read(command)}
+
+
+@pytest.mark.parametrize("command, inner, outer", [
+    ("(cd /tmp); rm -r x", "cd /tmp", "rm -r x"),
+    ("( (cd a); rm b ); rm c", "cd a", "rm c"),
+    ("cd a | cat; rm b", "cd a", "rm b"),
+    ("echo $(cd a); rm b", "cd a", "rm b"),
+    ("echo `cd a`; rm b", "cd a", "rm b"),
+])
+def test_what_a_subshell_substitution_or_pipeline_stage_does_does_not_hold_after_it(command, inner, outer):
+    commands = _scoped(command)
+    assert not shell.in_scope(commands[inner].scope, commands[outer].scope), command
+
+
+@pytest.mark.parametrize("command, first, later", [
+    ("cd a; rm b", "cd a", "rm b"),
+    ("cd a; (rm b)", "cd a", "rm b"),
+    ("(cd a; rm b)", "cd a", "rm b"),
+    ("{ cd a; }; rm b", "cd a", "rm b"),
+    ("(cd a && sh -c 'rm b')", "cd a", "rm b"),
+])
+def test_what_the_same_shell_or_its_parent_did_holds(command, first, later):
+    commands = _scoped(command)
+    assert shell.in_scope(commands[first].scope, commands[later].scope), command
+
+
+def test_the_last_stage_of_a_pipeline_is_marked_and_the_others_are_not():
+    commands = shell.read("a | b | c; d")
+    assert [c.last_stage for c in commands] == [False, False, True, False]
+
+
+@pytest.mark.parametrize("command, holds", [
+    ("(D=/x); rm -r \"$D\"", False),
+    ("D=/x; (rm -r \"$D\")", True),
+    ("X=$(D=/x; true); rm -r \"$D\"", False),
+    ("D=/x | true; rm -r \"$D\"", False),
+])
+def test_an_assignment_holds_in_its_own_scope_and_those_inside_it(command, holds):
+    rm = [c for c in shell.read(command) if c.argv[0] == "rm"][0]
+    assert (rm.shell_vars.get("D") == "/x") is holds, (command, rm.shell_vars)
+
+
+def test_a_function_defined_in_a_subshell_is_not_defined_after_it():
+    assert ("rm", "-rf", "/x") not in argvs('(f() { rm -rf "$1"; }); f /x')
+    assert ("rm", "-rf", "/x") in argvs('f() { rm -rf "$1"; }; (f /x)')
