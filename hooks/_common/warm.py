@@ -7,7 +7,7 @@ dispatch_worker.py, dispatch_isolated.py) and ``hookmux serve`` (src/hookmux/ser
     make_private(path)                          a folder of this user's, mode 0700
     write_file(name, data, dir_fd, keep=False)  a file written whole (mode 0600, no link followed)
     stamp_of(), file_stamp(), code_stamp()      which files a process runs: any rewrite changes it
-    MARGIN, ALARM_GRACE, KILL_GRACE, LEFTOVER   deadlines and grace, in seconds
+    MARGIN, KILL_GRACE, LEFTOVER                deadlines and grace, in seconds
     alive(pid), answering(folder), squatter()   who is there: the probe of ``status`` and ``ensure``
     sweep(folder, max_age)                      what processes that died left behind
 
@@ -17,12 +17,11 @@ Standard library only, Python 3.9; imported by the hooks as ``_common.warm`` and
 import os
 
 # Past the largest selected timeout, what a caller waits for its worker's last word (the fork,
-# the frames, the worker's own bookkeeping); a serve worker's deadline is the same.
+# the frames, the worker's own bookkeeping).
 MARGIN = 0.25
-# Past that, the kernel's alarm ends a serve worker, whatever holds its interpreter.
-ALARM_GRACE = 0.5
-# Past the deadline a serve worker published, its server kills it (a check took the alarm away).
-KILL_GRACE = 1.0
+# Past the deadline a warm worker published, its arbiter kills it: the one end of a stuck check
+# in the pool and in serve (a lone forked worker is killed by its caller, past MARGIN).
+KILL_GRACE = 0.1
 # A dead process's leftovers older than this are swept even when its pid was given to another.
 LEFTOVER = 60.0
 

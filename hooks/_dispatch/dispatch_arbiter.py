@@ -48,6 +48,7 @@ class Child:
         self.busy = False  # serving a call (Pool) or holding a connection (Serve)
         self.connection = None
         self.asked = False  # to hand its idle connection back
+        self.killed = False  # at its deadline: what it was running timed out
         self.used = time.monotonic()
 
 
@@ -73,7 +74,7 @@ class Arbiter:
             self.source.start(self)
             while not self.stopping:
                 self.fill()
-                for watched, data in self.selector.select(self.source.TICK):
+                for watched, data in self.selector.select(self.kill_due(time.monotonic())):
                     if data is None:
                         os.read(self.wake_r, 4096)
                     elif isinstance(data, Child):
@@ -81,12 +82,7 @@ class Arbiter:
                     else:
                         data(watched)
                 self.reap()
-                now = time.monotonic()
-                for child in list(self.children.values()):
-                    state, deadline, _ = child.page.read() or (IDLE, 0.0, 0.0)  # None: at the next tick
-                    if state != IDLE and now > deadline + warm.KILL_GRACE:
-                        _kill(child.pid)  # a check took the alarm away; reap() answers for it
-                if not self.source.tick(now):
+                if not self.source.tick(time.monotonic()):
                     break
         finally:
             leaving = list(self.children.values())
@@ -94,6 +90,24 @@ class Arbiter:
                 self.retire(child, keep_page=True)  # its worker leaves once idle
             self.outlast(leaving)
             self.source.leave()
+
+    def kill_due(self, now):
+        """Kill each worker still running a call ``warm.KILL_GRACE`` past the deadline it
+        published (``Worker.publish``): the one way a warm worker's stuck check ends (reap()
+        answers for it). The seconds until the next is due, at most the source's TICK."""
+        wait = self.source.TICK
+        for child in list(self.children.values()):
+            state, deadline, _ = child.page.read() or (BUSY, now, 0.0)  # None: marking, look again soon
+            if state == IDLE:
+                continue
+            due = deadline + warm.KILL_GRACE
+            if now >= due:
+                if not child.killed:
+                    child.killed = True
+                    _kill(child.pid)
+            else:
+                wait = min(wait, due - now)
+        return wait
 
     def stop(self, *_):
         self.stopping = True
@@ -131,6 +145,7 @@ class Arbiter:
             data = child.channel.recv(64)
         except OSError:
             data = b""
+        data = data.replace(b"t", b"")  # a deadline moved: this wake-up was all it asked
         if data:
             self.source.message(child, data)
         else:  # it is leaving: reap() hears of it; nothing more is handed to it
@@ -456,7 +471,7 @@ class Serve:
                 connection.send(self.http.head(200, len(kept), True) + kept)
             except OSError:
                 pass
-            _count_died(running)
+            _count_died(running, child.killed)
         try:
             connection.shutdown(socket.SHUT_RDWR)
         except OSError:
@@ -497,25 +512,26 @@ class Serve:
             pass
 
 class _Died:
-    """The row a dead worker was running, as ``breaker.record`` reads an outcome: it failed."""
+    """A row a dead worker was running, as ``breaker.record`` reads an outcome: it failed."""
 
-    kind = "error"
-
-    def __init__(self, event, index, path, name):
-        self.row = self
+    def __init__(self, kind, event, index, path, name):
+        self.row, self.kind = self, kind
         self.event, self.index, self.path, self.name = event, index, path, name
 
 
-def _count_died(running):
-    """Count the row a serve worker died in (``Page.keep``'s ``running``) in its tree's breaker,
-    as the pool's caller counts the row its worker died in."""
+def _count_died(running, timed_out):
+    """Count in its tree's breaker what a serve worker was running when it died (``Page.keep``'s
+    ``running``: the rows not finished), as the pool's caller does (dispatch_isolated.settle):
+    killed at its deadline, each of them timed out; else the first, the one it most likely died
+    in, is the error and the rest are not counted."""
     try:
-        hooks_root, row = running
+        hooks_root, rows = running
+        rows = rows if timed_out else rows[:1]
         from _common import breaker
 
         held = breaker.load(hooks_root)
-        if held is not None:
-            held.record([_Died(*row)])
+        if held is not None and rows:
+            held.record([_Died("timeout" if timed_out else "error", *row) for row in rows])
     except Exception:
         pass
 

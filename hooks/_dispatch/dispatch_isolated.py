@@ -111,8 +111,6 @@ def _call(pool, calls, jobs, stdin_text, hooks_root, start, deadline):
                 end = DONE
                 break
             apply_frame(by_index, body)
-        if end == DEADLINE and standby > 0:
-            _kill(standby, wait=False)
         settle(jobs, None if end == DEADLINE else "" if end == DONE else "worker ended", start, one_at_a_time=True)
         return standby
     finally:
@@ -278,22 +276,26 @@ class ForkRunner:
 
 
 def settle(jobs, status, start, one_at_a_time=False):
-    """Every job the worker sent no frame for: a timeout when ``status`` is None (the deadline
-    ended it), else an ``error`` in the words of ``status`` (how the worker ended). A warm
-    worker runs its checks ``one_at_a_time`` (others in threads only once one is slow): then only
-    the first of them is the error, the one it most likely died in, and the rest are not
-    counted, so the breaker does not open for the rows after a row that kills its process
-    (serve's arbiter does the same, ``Page.keep``); a forked worker's checks all ran at once."""
+    """Every job the worker sent no frame for: a timeout when its own timeout had passed (a warm
+    worker's arbiter kills it only then, a forked worker's caller at the deadline: ``status``
+    None), else an ``error`` in the words of ``status`` (how the worker ended). A warm worker
+    runs its checks ``one_at_a_time`` (others in threads only once one is slow): then only the
+    first such error is counted, the check it most likely died in, and the rest are not, so the
+    breaker does not open for the rows after a row that kills its process (serve's arbiter does
+    the same, ``dispatch_arbiter._count_died``); a forked worker's checks all ran at once."""
     blamed = False
+    elapsed = time.monotonic() - start
     for job in jobs:
         if job.kind is None:  # no frame: out of time, or the worker ended while it ran
-            job.elapsed_ms = (time.monotonic() - start) * 1000
-            if status and blamed and one_at_a_time:
-                job.detail = "%s in an earlier check (not counted)" % status
+            job.elapsed_ms = elapsed * 1000
+            if status and elapsed < job.row.timeout:
+                if blamed and one_at_a_time:
+                    job.detail = "%s in an earlier check (not counted)" % status
+                    continue
+                blamed = True
+                job.ran, job.kind, job.detail = True, "error", status
                 continue
-            blamed = True
-            job.ran = True
-            job.kind, job.detail = ("error", status) if status else ("timeout", "timeout")
+            job.ran, job.kind, job.detail = True, "timeout", "timeout"
 
 
 def _worker(runner, jobs, stdin_text, hooks_root, read_fd, write_fd):

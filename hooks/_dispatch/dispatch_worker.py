@@ -110,6 +110,17 @@ class Worker:
         if arbiter.madvise is not None:
             _copy_pages(arbiter.madvise)
 
+    def publish(self, deadline):
+        """The call's checks are due by ``deadline``: the arbiter kills this worker
+        ``warm.KILL_GRACE`` past it if it is still running them then (the one way a warm worker's
+        stuck check ends). It is told when that is sooner than its next look."""
+        self.page.mark(BUSY, deadline)
+        if deadline - time.monotonic() < self.arbiter.source.TICK:
+            try:
+                self.channel.send(b"t")
+            except OSError:
+                pass
+
     # ------------------------------------------------------------ a command hook's call
 
     def serve_call(self, pool, calls):
@@ -150,12 +161,7 @@ class Worker:
                                                                    "isolate": isolate}, "/"))
                     for index, path, args, timeout, isolate in rows]
 
-            def late(_):
-                send.done()
-                os.write(done, b"d")
-                os._exit(0)
-
-            WarmRunner(self.page, report=send.job, late=late).run(jobs, stdin_text, hooks_root)
+            WarmRunner(self.page, report=send.job, publish=self.publish).run(jobs, stdin_text, hooks_root)
             send.done()
         os.write(done, b"d")
 
@@ -168,7 +174,7 @@ class Worker:
         self.page.map[Page.HEADER:] = bytes(Page.KEPT_MAX)  # faulted in now, not over the worker's life
         self.serve = serve
         self.http = serve.http
-        self.runner = WarmRunner(self.page, report=self._finished, late=self._answer_late, cache={})
+        self.runner = WarmRunner(self.page, report=self._finished, publish=self.publish, cache={})
         self.manifest_path = os.path.join(serve.hooks, "_dispatch", "manifest.json")
         self.manifest_cache = None
         self.tree = _scan(serve.hooks)
@@ -238,14 +244,10 @@ class Worker:
         output = core.run(request.event, text, manifest=manifest, hooks_root=hooks_root, runner=self,
                           observe=observe, breaker=True)
         with self.runner.lock:
-            current, self.current = self.current, None
-            answered = current.answered
-            current.answered = True
-        while answered:  # the rescuer answered this request and ends the worker
-            time.sleep(1)
+            self.current = None
         self._reply(conn, output, request, later)
-        if self.runner.timed_out or self._threads_left():
-            os._exit(0)  # retired: a check's thread may write into a later request
+        if self._threads_left():
+            os._exit(0)  # retired: a thread a check left may write into a later request
         self._after_reply()
 
     def run(self, jobs, stdin_text, hooks_root):
@@ -273,7 +275,7 @@ class Worker:
         try:
             with self.runner.lock:
                 current = self.current
-                if current is None or current.answered or current.jobs is None:
+                if current is None or current.jobs is None:
                     return
                 current.finished.add(id(job))
                 if job.output and job.row.emits and job.elapsed_ms <= job.row.timeout * 1000:
@@ -294,38 +296,9 @@ class Worker:
                 current.call = core._event.parse(current.text, current.request.event, None)
             advice = [_Advice(current.advice[id(one)]) for one in current.jobs if id(one) in current.advice]
             reply = core.render(current.call, advice).encode("utf-8", "surrogatepass")
-        running = next(((current.hooks_root, (job.row.event, job.row.index, job.row.path, job.row.name))
-                        for job in current.jobs if id(job) not in current.finished), None)
+        running = (current.hooks_root, [(job.row.event, job.row.index, job.row.path, job.row.name)
+                                        for job in current.jobs if id(job) not in current.finished])
         self.page.keep(reply, running)
-
-    def _answer_late(self, jobs):
-        """The rescuer's: the main thread is still inside a check past the deadline. Answer from
-        the checks that finished, count the timeouts in the breaker, end the worker."""
-        with self.runner.lock:
-            current = self.current
-            if current is None or current.answered:
-                return
-            current.answered = True
-        output, failure, call = "", None, None
-        try:
-            call = core._event.parse(current.text, current.request.event, None)
-            core.conclude(jobs)
-            output = core.render(call, jobs)
-        except BaseException:
-            failure = "dispatcher-error"
-        later = []
-        try:
-            later.append(ledger.of_call(call, jobs, failure, current.received))
-        except Exception:
-            pass
-        self._reply(current.conn, output, current.request, later)
-        try:
-            held = core._breaker(current.hooks_root)
-            if held is not None:
-                held.record(jobs)
-        except BaseException:
-            pass
-        os._exit(0)
 
     def _manifest(self):
         """The manifest loaded, with its hooks root, read again when the file's stamp changes;
@@ -385,13 +358,11 @@ class Worker:
 class _Current:
     """The request whose checks run now."""
 
-    __slots__ = ("conn", "request", "text", "received", "jobs", "answered", "advice", "call", "hooks_root",
-                 "finished")
+    __slots__ = ("conn", "request", "text", "received", "jobs", "advice", "call", "hooks_root", "finished")
 
     def __init__(self, conn, request, text, received):
         self.conn, self.request, self.text, self.received = conn, request, text, received
         self.jobs = self.hooks_root = self.call = None
-        self.answered = False
         self.advice = {}  # id(job) -> the contexts of a finished check that advised
         self.finished = set()  # id(job) of each finished check
 
@@ -415,27 +386,31 @@ class WarmRunner:
 
     - the checks run one after another in this thread; when one has run RESCUE_SECONDS (a hang,
       or real work), the rescuer thread starts every check not started yet, each in a thread
-      kept for the worker's life; and when this thread is still inside a check at the deadline,
-      the rescuer calls ``late(jobs)`` (the jobs as they stand);
-    - the kernel's alarm (SIGALRM, default action) ends the worker ``warm.MARGIN +
-      warm.ALARM_GRACE`` past the deadline whatever holds the interpreter; the arbiter kills
-      it ``warm.KILL_GRACE`` past the deadline it published (a check that took the alarm away);
+      kept for the worker's life;
+    - ``publish(deadline)`` says when the call's checks are due: at the start, the largest
+      timeout; then, as checks finish, the largest timeout of those still running (so a call
+      whose every unfinished check is past its own timeout is due now). The arbiter, which reads
+      it on the worker's page, kills the worker ``warm.KILL_GRACE`` past it, whatever holds the
+      interpreter: the only way a warm worker's stuck check ends. What finished was reported;
+      this thread, once its own checks ran, waits for that kill rather than answer without a
+      check that still runs (``_expire``);
     - ``cache`` (a dict) keeps a check imported between calls, keyed by the files it depends
       on (its script, the .py files of its folder and of ``_common``, every module its import
       loaded), each compared by ``warm.stamp_of`` when a call selects it.
     ``report(job)`` is called as each check finishes, from the thread that ran it."""
 
-    def __init__(self, page, report, late, cache=None):
+    def __init__(self, page, report, publish, cache=None):
         self.page = page
         self.report = report
-        self.late = late
+        self.publish = publish
         self.cache = cache
         self.lock = _thread.allocate_lock()
         self.slots = []
         self.new_slots = 0
         self.queue, self.rescued, self.running_since = [], [], None
         self.checks = None  # the checks of the call that runs, for the rescuer
-        self.timed_out = self.imported = False
+        self.due = 0.0  # the deadline published last
+        self.imported = False
         self.fresh = set()  # the files of the checks this call imported anew (their cache entries)
         self.wake = _thread.allocate_lock()  # the rescuer sleeps on it between calls: no wake-ups
         self.wake.acquire()
@@ -448,26 +423,16 @@ class WarmRunner:
         self.streams = (sys.stdin, sys.stdout, sys.stderr)
 
     def run(self, jobs, stdin_text, hooks_root):
-        self.jobs, self.timed_out = jobs, False
+        self.jobs = jobs
         checks = [dispatch_runner.Check(job, hooks_root, self.report) for job in jobs]
-        budget = max(check.timeout for check in checks)
-        budget_end = time.monotonic() + budget
-        margin = warm.MARGIN + warm.ALARM_GRACE
-        self.page.mark(BUSY, budget_end + margin)
-        signal.signal(signal.SIGALRM, signal.SIG_DFL)
-        signal.setitimer(signal.ITIMER_REAL, budget + margin)
-        try:
-            self._run(checks, stdin_text, budget_end)
-        finally:
-            signal.setitimer(signal.ITIMER_REAL, 0)
-
-    def _run(self, checks, stdin_text, budget_end):
+        budget_end = time.monotonic() + max(check.timeout for check in checks)
+        self.due = budget_end
+        self.publish(budget_end)
         before = len(self.slots)
         loaded = self._load(checks, budget_end)
         sys.stdin, sys.stdout, sys.stderr = self.streams  # what a check's import did to them is undone
         self._run_loaded(loaded, stdin_text, budget_end)
         sys.stdin, sys.stdout, sys.stderr = self.streams
-        self.timed_out = self.timed_out or any(job.kind == "timeout" for job in self.jobs)
         self.new_slots = len(self.slots) - before
 
     def _run_loaded(self, loaded, stdin_text, budget_end):
@@ -488,13 +453,19 @@ class WarmRunner:
                 check = self.queue.pop(0)
                 self.running_since = time.monotonic()
             _run_one(check, stdin_text)
-        for check, slot in self.rescued:
-            if not slot.wait(min(start + check.timeout, budget_end)):
-                self.timed_out = True  # its thread still runs the check
+        stuck = [check for check, slot in self.rescued if not slot.wait(min(start + check.timeout, budget_end))]
+        if stuck:
+            self._expire()  # a thread still runs its check
         with self.lock:
             self.checks = None
             for check in loaded:
                 check.record(start, budget_end)
+
+    def _expire(self):
+        """A check still runs past its timeout: the call is due now, and the arbiter ends it."""
+        self.publish(time.monotonic())
+        while True:
+            time.sleep(1)
 
     def _rescuer(self, started):
         started.release()
@@ -522,12 +493,11 @@ class WarmRunner:
                     slot.submit(_run_one, check, self.text)
                     self.rescued.append((check, slot))
             pending = [check.timeout for check in checks if check.finished is None]
-            if not pending or now < self.start + max(pending):
-                return True
-            for check in checks:  # this thread is still inside a check past its deadline
-                check.record(self.start, self.budget_end)
-        self.late(self.jobs)
-        return False
+            due = min(self.budget_end, self.start + max(pending)) if pending else self.due
+            if due < self.due:
+                self.due = due
+                self.publish(due)
+        return True
 
     def _load(self, checks, budget_end):
         """The checks whose main() is ready: from the cache when no dependency changed, else
@@ -555,11 +525,15 @@ class WarmRunner:
         done = _thread.allocate_lock()
         done.acquire()
         _thread.start_new_thread(_then_release, (load_serially, done))
-        finished = done.acquire(True, max(0.001, budget_end - time.monotonic()))
-        self.timed_out = self.timed_out or not finished
+        if not done.acquire(True, max(0.001, budget_end - time.monotonic())):
+            for check in stale:  # an import still runs at the deadline
+                if check.main is None and check not in failed:
+                    check.job.kind, check.job.detail = "timeout", "import timed out"
+                    self.report(check.job)
+            self._expire()
         loaded = []
         for check in checks:
-            if check.main is not None and check not in failed and (finished or check not in stale):
+            if check.main is not None and check not in failed:
                 loaded.append(check)
                 continue
             job = check.job

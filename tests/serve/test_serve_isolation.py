@@ -320,3 +320,82 @@ def test_a_dying_worker_keeps_the_finished_advice_and_counts_once_in_the_breaker
     finally:
         if running is not None:
             running.stop()
+
+
+HANGS = '''
+import os, signal, time
+def main():
+    try:
+        signal.signal(signal.SIGALRM, signal.SIG_IGN)  # no alarm of the worker's own could end it
+    except ValueError:
+        pass  # not the main thread: the second runs in a thread once the first is slow
+    with open(%r, "a") as out:
+        out.write("%%d\\n" %% os.getpid())
+    time.sleep(600)
+'''
+
+
+@pytest.mark.parametrize("mode", ["pool", "serve"])
+def test_a_stuck_check_ends_by_the_arbiters_kill_at_its_deadline_in_both_modes(tmp_path, mode):
+    """Two checks stuck past their 1 s between two that advise, through the command hook's warm
+    pool and through hookmux serve: the one answer comes at the stuck checks' deadline (not the
+    advising rows' 5 s) with both advices, each stuck row counts once as a timeout in the
+    breaker and the advising rows not at all, and the worker that ran them is gone: its arbiter,
+    the only one that ends a warm worker's check, killed it (the caller of the pool does not)."""
+    target = install_tree(tmp_path)
+    holder = type("Tree", (), {"target": target})
+    pids = tmp_path / "stuck-pids"
+    rows = [{"name": "first", "script": _check(holder, "first.py", EMIT % "first advice"), "timeout": 5},
+            {"name": "stuck1", "script": _check(holder, "stuck1.py", HANGS % str(pids)), "timeout": 1},
+            {"name": "stuck2", "script": _check(holder, "stuck2.py", HANGS % str(pids)), "timeout": 1},
+            {"name": "after", "script": _check(holder, "after.py", EMIT % "after advice"), "timeout": 5}]
+    _write_manifest(holder, [dict(row, matcher="^Stuck$") for row in rows])
+    running = None
+    if mode == "serve":
+        running = Running(tmp_path, target)
+        env = running.env
+
+        def call():
+            status, body = running.post("PreToolUse", _tool("Stuck"))
+            assert status == 200
+            return json.loads(body)["hookSpecificOutput"]["additionalContext"] if body else ""
+    else:
+        env = hermetic_env(tmp_path)
+        dispatch = target / "_dispatch" / "dispatch.py"
+        warm_pool(env, tmp_path, dispatch=dispatch)
+
+        def call():
+            done = subprocess.run([PYTHON, "-S", "-E", str(dispatch), "--trace", "PreToolUse"], input=_tool("Stuck").encode(),
+                                  capture_output=True, env=env, timeout=60)
+            assert STANDBY_LINE in done.stderr.decode(), done.stderr.decode()
+            return json.loads(done.stdout)["hookSpecificOutput"]["additionalContext"] if done.stdout else ""
+    try:
+        started = time.monotonic()
+        assert call() == "first advice\n\nafter advice", mode
+        took = time.monotonic() - started
+        assert took < 4.0, (mode, took)  # the stuck rows' 1 s and the kill; the others' 5 s is not waited
+        stuck = [int(line) for line in pids.read_text().split()]
+        assert len(stuck) == 2 and len(set(stuck)) == 1, stuck  # one worker ran both
+        deadline = time.monotonic() + 10
+        while Path("/proc/%d" % stuck[0]).exists() and "zombie" not in _state_of(stuck[0]):
+            assert time.monotonic() < deadline, (mode, "the worker still runs the stuck checks")
+            time.sleep(0.05)
+        table = Path(env["HOOKMUX_STATE_DIR"]) / "breaker"
+        deadline = time.monotonic() + 10  # serve's arbiter counts them just after its reply
+        while True:
+            text = "".join(path.read_text() for path in table.glob("*.tsv"))
+            if "\tstuck1\t1\t" in text and "\tstuck2\t1\t" in text:
+                break
+            assert time.monotonic() < deadline, (mode, text)
+            time.sleep(0.05)
+        assert "\tfirst\t" not in text and "\tafter\t" not in text, (mode, text)
+    finally:
+        if running is not None:
+            running.stop()
+
+
+def _state_of(pid):
+    try:
+        return Path("/proc/%d/status" % pid).read_text().lower()
+    except OSError:
+        return "zombie"
