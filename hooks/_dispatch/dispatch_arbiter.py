@@ -6,8 +6,8 @@
 It loads the dispatcher once, forks its workers (dispatch_worker.py) from itself, keeps enough
 of them free, replaces one that died, kills one past the deadline it published on its page,
 and leaves when idle. It never runs a check. Where calls come from is the one difference:
-``Pool``, the command hook's (a FIFO the free workers read; a worker serves one call and
-exits), or ``Serve``, Claude Code's HTTP hooks (a loopback listener whose connections it hands
+``Pool``, the command hook's (a FIFO the free workers read; a worker serves one call at a
+time, call after call), or ``Serve``, Claude Code's HTTP hooks (a loopback listener whose connections it hands
 to workers, keeping a copy of each; a worker serves many). docs/reliability.md, docs/serve.md.
 """
 import _socket
@@ -280,11 +280,16 @@ class Pool:
         return []
 
     def work(self, worker):
-        worker.serve_call(self.folder, self.calls)
+        worker.serve_calls(self.folder, self.calls)
 
     def message(self, child, data):
-        child.busy = True  # it claimed a call
-        self.last = time.monotonic()
+        for message in data:
+            if message == ord("c"):  # it claimed a call
+                child.busy = True
+                self.last = time.monotonic()
+            elif message == ord("i") and child.busy:  # it finished one and reads the FIFO again
+                child.busy = False
+                self.served += 1
 
     def died(self, child):
         self.served += child.busy
@@ -307,11 +312,20 @@ class Pool:
 
     def report(self):
         """``manager``: the arbiter's pid, the calls served and the CPU milliseconds of the pool
-        so far (its reaped workers' included), for ``hookmux status`` and ``hookmux bench``."""
+        so far (its reaped workers' and its live workers' included), for ``hookmux status`` and
+        ``hookmux bench``."""
         if self.reported == (self.served, self.reaped):
             return
-
-        line = "%d %d %.1f\n" % (os.getpid(), self.served, sum(os.times()[:4]) * 1000)
+        live = 0
+        for pid in self.arbiter.children:
+            try:
+                with open("/proc/%d/stat" % pid, "rb") as stat:
+                    fields = stat.read().rsplit(b")", 1)[1].split()
+                live += int(fields[11]) + int(fields[12])  # utime, stime (fields 14, 15 of stat(5))
+            except (OSError, IndexError, ValueError):
+                pass
+        cpu = sum(os.times()[:4]) * 1000 + live * 1000 / os.sysconf("SC_CLK_TCK")
+        line = "%d %d %.1f\n" % (os.getpid(), self.served, cpu)
         warm.write_file("manager", line.encode("ascii"), self.folder)
         self.reported = (self.served, self.reaped)
 

@@ -6,8 +6,10 @@
 A check runs arbitrary code: in the dispatcher's process it could end it, hold the GIL past
 every timeout or keep the host waiting through a child, and on Copilot CLI a ``preToolUse``
 hook that exits non-zero denies the call. So this process only selects rows, hands them to a
-worker, enforces the budget from outside and renders the one line itself: exit 0 with a valid
-line or nothing, within the largest selected timeout plus ``MARGIN``.
+worker, answers by the deadline whatever the worker does and renders the one line itself:
+exit 0 with a valid line or nothing, within the largest selected timeout plus ``MARGIN``. A
+pool worker still running its checks past their deadline is killed by its arbiter (the only one
+that ends a warm worker's check); a worker forked for the call, by this process.
 
 The worker is one of the warm pool's (dispatch_arbiter.py, dispatch_worker.py) when one is
 free, else one forked for the call. ``run_in_standby`` writes the call (argv, cwd, umask,

@@ -10,6 +10,8 @@ import subprocess
 import time
 from pathlib import Path
 
+import pytest
+
 from hookmux_testing import DISPATCH, HOOKS, PYTHON, STANDBY_LINE, hermetic_env, warm_pool
 
 FORKED_LINE = "checks ran in a worker forked for this call"
@@ -101,18 +103,167 @@ def test_a_standby_runs_the_checks_with_the_callers_environment_cwd_umask_and_ar
     assert seen["argv"][-1] == "PreToolUse" and seen["argv"][-3] == str(manifest)
 
 
-def test_each_call_gets_a_fresh_standby(tmp_path):
-    """A standby serves one call: what a check did to its process is gone with it."""
+def test_a_standby_serves_many_calls_each_as_its_own_callers_process(tmp_path):
+    """Since issue 43 a standby serves call after call, as a serve worker does: each call still
+    sees its own caller's environment and cwd, and what a check or an earlier caller set is not
+    left for the next."""
     manifest = _manifest(tmp_path, PROBE)
+    warm_pool(hermetic_env(tmp_path), tmp_path)
+    pids, served = [], 0
+    for number in range(8):
+        work = tmp_path / ("work%d" % number)
+        work.mkdir()
+        extra = {"HMX_PROBE": "caller-%d" % number}
+        if number % 2:
+            extra["HMX_ONLY_AT_START"] = "odd"
+        trace, seen = _call(manifest, hermetic_env(tmp_path, **extra), cwd=work)
+        if STANDBY_LINE not in trace:
+            continue
+        served += 1
+        pids.append(seen["pid"])
+        assert seen["probe"] == "caller-%d" % number and seen["cwd"] == str(work)
+        assert seen["only_at_start"] == ("odd" if number % 2 else None)
+    assert served >= 4 and len(set(pids)) < len(pids), pids  # a standby served more than one
+
+
+COUNTS = '''
+import json, os
+IMPORTED_WITH = os.environ.get("HMX_PROBE")
+CALLS = [0]
+def main():
+    CALLS[0] += 1
+    print(json.dumps({"additionalContext": json.dumps({"pid": os.getpid(), "calls": CALLS[0],
+                                                       "imported_with": IMPORTED_WITH})}))
+'''
+
+
+def test_a_check_stays_imported_for_its_callers_next_call_and_is_imported_anew_for_another_caller(tmp_path):
+    """The checks a standby imported are kept for the next call of the same caller (argv, cwd,
+    umask, environment) while none of their files changed; a caller with another environment
+    gets them imported anew, so what a check reads at import time is always its caller's."""
+    manifest = _manifest(tmp_path, COUNTS)
+    env_a = hermetic_env(tmp_path, HMX_PROBE="a")
+    warm_pool(env_a, tmp_path)
+    by_pid = {}
+    for _ in range(10):
+        trace, seen = _call(manifest, env_a)
+        if STANDBY_LINE in trace:
+            assert seen["imported_with"] == "a"
+            by_pid.setdefault(seen["pid"], []).append(seen["calls"])
+    assert any(counts[-1] > 1 for counts in by_pid.values()), by_pid  # kept between calls
+    assert all(counts == list(range(counts[0], counts[0] + len(counts))) for counts in by_pid.values()), by_pid
+    for _ in range(6):
+        trace, seen = _call(manifest, hermetic_env(tmp_path, HMX_PROBE="b"))
+        if STANDBY_LINE in trace:
+            assert seen["imported_with"] == "b" and seen["calls"] == 1, seen  # anew: another caller
+            break
+    else:
+        raise AssertionError("no call with the other environment was served by a standby")
+    (tmp_path / "checks" / "probe" / "check.py").write_text(COUNTS.replace("CALLS[0] += 1", "CALLS[0] += 100"))
+    for _ in range(6):
+        trace, seen = _call(manifest, env_a)
+        if STANDBY_LINE in trace:
+            assert seen["calls"] == 100, seen  # the edited file is imported, afresh
+            break
+    else:
+        raise AssertionError("no call after the edit was served by a standby")
+
+
+LEAVES_A_THREAD = '''
+import json, os, threading, time
+def main():
+    threading.Thread(target=time.sleep, args=(30,), daemon=True).start()
+    print(json.dumps({"additionalContext": json.dumps({"pid": os.getpid()})}))
+'''
+
+
+def test_a_standby_a_check_left_a_thread_in_serves_no_other_call(tmp_path):
+    """A check returns but leaves a thread running: that thread could act in a later call, so
+    its standby ends after this call and the arbiter forks a fresh one."""
+    leaky = _manifest(tmp_path, LEAVES_A_THREAD)
+    plain = tmp_path / "plain"
+    plain.mkdir()
+    probe = _manifest(plain, PROBE)
     env = hermetic_env(tmp_path)
     warm_pool(env, tmp_path)
-    pids = set()
     for _ in range(6):
+        trace, seen = _call(leaky, env)
+        if STANDBY_LINE in trace:
+            leaked = seen["pid"]
+            break
+    else:
+        raise AssertionError("no call was served by a standby")
+    assert _until(lambda: _gone(leaked)), leaked
+    for _ in range(6):
+        trace, seen = _call(probe, env)
+        assert seen["pid"] != leaked
+
+
+CHANGES_ITS_PROCESS = '''
+import json, os
+def main():
+    out = json.dumps({"additionalContext": json.dumps({"pid": os.getpid()})})
+    %s
+    print(out)
+'''
+SEES_IT = '''
+import json, os, sys
+def main():
+    leak = %s
+    print(json.dumps({"additionalContext": json.dumps({"pid": os.getpid(), "leak": bool(leak)})}))
+'''
+# each change, and what a later call in the same worker would see of it
+PROCESS_CHANGES = {
+    "a stdlib function rebound": ("json.dumps = lambda *a, **k: 'patched'", "json.dumps.__name__ == '<lambda>'"),
+    "a dispatcher module's name rebound": (
+        "import sys; m = sys.modules['dispatch_core']; m.render = (lambda f: lambda *a, **k: f(*a, **k))(m.render)",
+        "sys.modules['dispatch_core'].render.__name__ == '<lambda>'"),
+    "a builtin added": ("import builtins; builtins.HOOKMUX_LEFT = 1", "hasattr(__import__('builtins'), 'HOOKMUX_LEFT')"),
+    "sys.path grown": ("import sys; sys.path.append('/nowhere')", "'/nowhere' in sys.path"),
+    "a signal handler set": ("import signal; signal.signal(signal.SIGUSR1, lambda *a: None)",
+                             "callable(__import__('signal').getsignal(__import__('signal').SIGUSR1))"),
+    "the stdout descriptor replaced": ("os.dup2(os.pipe()[1], 1)",
+                                       "__import__('stat').S_ISFIFO(os.fstat(1).st_mode)"),
+}
+
+
+@pytest.mark.parametrize("change", sorted(PROCESS_CHANGES))
+def test_a_standby_whose_check_changed_what_the_next_call_inherits_serves_no_other_call(tmp_path, change):
+    """A patch of a shared module, a builtin, sys.path, a signal handler, a descriptor: a later
+    call in that worker would inherit it, so the worker ends after the call (Intact). Calls
+    alternate between the check that changes its process and one that looks for the change:
+    without the rule, a worker the first changed serves the second within a few rounds."""
+    does, sees = PROCESS_CHANGES[change]
+    changer = _manifest(tmp_path, CHANGES_ITS_PROCESS % does)
+    looker = tmp_path / "looker"
+    looker.mkdir()
+    probe = _manifest(looker, SEES_IT % sees)
+    env = hermetic_env(tmp_path)
+    warm_pool(env, tmp_path)
+    served = 0
+    for _ in range(8):
+        _call(changer, env)
+        trace, seen = _call(probe, env)
+        assert seen is not None and not seen["leak"], (change, trace)
+        served += STANDBY_LINE in trace
+    assert served >= 3, served
+
+
+def test_a_standby_serves_the_next_call_when_its_check_changed_nothing_shared(tmp_path):
+    """The control: a check that imports modules, keeps its own state and warns as a library's
+    deprecation does (the warning's registry lands in the dispatcher's module that called it)
+    does not retire its worker."""
+    manifest = _manifest(tmp_path, CHANGES_ITS_PROCESS % (
+        "import re, csv, decimal, warnings; STATE = [re.compile('x')]; "
+        "warnings.warn('old', DeprecationWarning, stacklevel=2)"))
+    env = hermetic_env(tmp_path)
+    warm_pool(env, tmp_path)
+    pids = []
+    for _ in range(10):
         trace, seen = _call(manifest, env)
         if STANDBY_LINE in trace:
-            assert seen["pid"] not in pids
-            pids.add(seen["pid"])
-    assert len(pids) >= 2
+            pids.append(seen["pid"])
+    assert len(pids) >= 3 and len(set(pids)) < len(pids), pids
 
 
 def test_the_first_call_forks_and_starts_a_pool_that_holds_none_of_the_hosts_pipes(tmp_path):

@@ -197,6 +197,32 @@ def test_a_worker_left_with_a_checks_thread_is_replaced(server):
     assert leaked not in after, (leaked, before, after)
 
 
+PATCHES_JSON = PID + '''
+_main = main
+def main():
+    _main()
+    json.dumps = lambda *a, **k: "patched"
+'''
+
+
+def test_a_worker_whose_check_patched_a_shared_module_is_replaced(server):
+    """The check rebinds json.dumps after answering: a later request in that worker would inherit
+    it, so the worker is not used again (dispatch_worker.Intact, as in the pool)."""
+    _write_manifest(server, [
+        {"name": "pid", "script": _check(server, "pid.py", PID), "timeout": 5, "matcher": "^Say$"},
+        {"name": "patch", "script": _check(server, "patch.py", PATCHES_JSON), "timeout": 5, "matcher": "^Patch$"},
+    ])
+
+    def pid(tool):
+        status, body = server.post("PreToolUse", _tool(tool))
+        assert status == 200
+        return int(json.loads(body)["hookSpecificOutput"]["additionalContext"])
+
+    patched = {pid("Patch") for _ in range(3)}
+    after = {pid("Say") for _ in range(6)}
+    assert not patched & after, (patched, after)
+
+
 def test_a_hanging_check_keeps_its_neighbours_advice_and_its_own_timeout(server):
     hang = {"name": "hang", "script": _check(server, "hang.py", "import time\ndef main():\n    time.sleep(600)\n"),
             "timeout": 1, "matcher": "^Both$"}
